@@ -1,0 +1,29 @@
+/**
+ * `costgate token`: issue an OS_TOKEN and print it (so `export OS_TOKEN=$(costgate token)` works).
+ */
+import { issueToken } from "../../provider/identity/tokens";
+import { resolveIdentitySettings } from "../../provider/settings";
+import { identityArgsFrom } from "../identity-options";
+
+export async function tokenCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
+  const s = resolveIdentitySettings(identityArgsFrom(opts));
+  const token = await issueToken({ authUrl: s.authUrl, transport: s.transport }, s.auth);
+  if (opts["json"]) {
+    const out = {
+      token: token.id,
+      expiresAt: token.expiresAt,
+      issuedAt: token.issuedAt ?? null,
+      methods: token.methods,
+      user: token.user,
+      project: token.project ?? null,
+      roles: token.roles,
+      catalog: token.catalog,
+      auditIds: token.auditIds,
+      applicationCredential: token.applicationCredential ?? null,
+    };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${token.id}\n`);
+  }
+  return 0;
+}

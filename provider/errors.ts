@@ -1,0 +1,124 @@
+/**
+ * Errors raised by costgate. One base class and a few subclasses, each with an `is*()` guard.
+ *
+ * Messages never contain a credential, a token or a response body that might echo one.
+ */
+
+/** CostgateError is the base of every error costgate raises on purpose. */
+export class CostgateError extends Error {
+  override name = "CostgateError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * ConfigError is bad input or missing settings, found before any request is sent.
+ * `field` names the argument, flag, environment variable or file key at fault.
+ */
+export class ConfigError extends CostgateError {
+  override name = "ConfigError";
+  readonly field: string;
+  constructor(field: string, message: string, options?: { cause?: unknown }) {
+    super(`${field}: ${message}`, options);
+    this.field = field;
+  }
+}
+
+/** Which API an error came from. */
+export type Service = "identity" | "billing";
+
+/** Details shared by errors raised while talking to an endpoint. */
+export interface RequestInfo {
+  service: Service;
+  method: string;
+  /** The URL without query string or credentials. */
+  url: string;
+}
+
+/**
+ * HttpError is a response with an unexpected status: Keystone's `error.message`, the
+ * `x-openstack-request-id` and the status code are kept for the person reading it.
+ */
+export class HttpError extends CostgateError {
+  override name = "HttpError";
+  readonly status: number;
+  readonly request: RequestInfo;
+  /** The message the API gave (Keystone `error.message`, GraphQL `errors[].message`), if any. */
+  readonly apiMessage?: string;
+  /** `x-openstack-request-id` (or `x-request-id`) of the response, if any. */
+  readonly requestId?: string;
+  constructor(
+    message: string,
+    init: { status: number; request: RequestInfo; apiMessage?: string; requestId?: string; cause?: unknown },
+  ) {
+    super(message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.apiMessage = init.apiMessage;
+    this.requestId = init.requestId;
+  }
+}
+
+/** AuthError is a 401 (or Keystone's 401/403 on issue): the credentials were refused. */
+export class AuthError extends HttpError {
+  override name = "AuthError";
+}
+
+/** ResponseError is a response that arrived but cannot be used: not JSON, wrong shape, a missing header, GraphQL `errors`. */
+export class ResponseError extends CostgateError {
+  override name = "ResponseError";
+  readonly status?: number;
+  readonly request: RequestInfo;
+  readonly requestId?: string;
+  constructor(message: string, init: { request: RequestInfo; status?: number; requestId?: string; cause?: unknown }) {
+    super(message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.requestId = init.requestId;
+  }
+}
+
+/** NetworkError is a request that got no response: refused, reset, DNS, TLS. */
+export class NetworkError extends CostgateError {
+  override name = "NetworkError";
+  readonly request: RequestInfo;
+  constructor(message: string, init: { request: RequestInfo; cause?: unknown }) {
+    super(message, { cause: init.cause });
+    this.request = init.request;
+  }
+}
+
+/** TimeoutError is a request that did not finish within its connect, headers or body timeout. */
+export class TimeoutError extends NetworkError {
+  override name = "TimeoutError";
+}
+
+/** isCostgateError tells whether `e` is any error costgate raised on purpose. */
+export function isCostgateError(e: unknown): e is CostgateError {
+  return e instanceof CostgateError;
+}
+/** isConfigError tells whether `e` is bad input or settings. */
+export function isConfigError(e: unknown): e is ConfigError {
+  return e instanceof ConfigError;
+}
+/** isHttpError tells whether `e` is an unexpected HTTP status. */
+export function isHttpError(e: unknown): e is HttpError {
+  return e instanceof HttpError;
+}
+/** isAuthError tells whether `e` is refused credentials. */
+export function isAuthError(e: unknown): e is AuthError {
+  return e instanceof AuthError;
+}
+/** isResponseError tells whether `e` is an unusable response. */
+export function isResponseError(e: unknown): e is ResponseError {
+  return e instanceof ResponseError;
+}
+/** isNetworkError tells whether `e` is a request that got no response (timeouts included). */
+export function isNetworkError(e: unknown): e is NetworkError {
+  return e instanceof NetworkError;
+}
+/** isTimeoutError tells whether `e` is a timeout. */
+export function isTimeoutError(e: unknown): e is TimeoutError {
+  return e instanceof TimeoutError;
+}

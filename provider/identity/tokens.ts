@@ -1,0 +1,159 @@
+/**
+ * Token operations of Keystone v3 `/v3/auth/tokens`: Create (issue), Validate (GET), Check (HEAD)
+ * and Revoke (DELETE). Spec §4.1, §4.2; Keystone API reference "Authentication and token management".
+ */
+import { AuthError, HttpError, ResponseError } from "../errors";
+import { describeBody, type HttpResponse, parseJson, send, type TransportOptions } from "../http";
+import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
+import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
+import { normalizeAuthUrl, tokensUrl } from "./urls";
+
+/** Where Keystone is and how to reach it. */
+export interface IdentityEndpoint {
+  /** The identity base address; `/v3` is appended when missing. */
+  authUrl: string;
+  transport?: TransportOptions;
+}
+
+function keystoneMessage(res: HttpResponse): string | undefined {
+  const body = parseJson(res.text) as { error?: { message?: unknown } } | undefined;
+  const msg = body?.error?.message;
+  return typeof msg === "string" ? msg : undefined;
+}
+
+function statusError(res: HttpResponse, hint: string): HttpError {
+  const apiMessage = keystoneMessage(res);
+  const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
+  const rid = res.requestId ? ` (request id ${res.requestId})` : "";
+  const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;
+  const init = { status: res.status, request: res.info, apiMessage, requestId: res.requestId };
+  return res.status === 401 ? new AuthError(message, init) : new HttpError(message, init);
+}
+
+function parseTokenBody(res: HttpResponse): TokenInfo {
+  const json = parseJson(res.text);
+  if (json === undefined) {
+    throw new ResponseError(
+      `Keystone answered ${res.status} to ${res.info.method} ${res.info.url} with ${describeBody(res)}, not a token body; check that the address is Keystone's /v3`,
+      { request: res.info, status: res.status, requestId: res.requestId },
+    );
+  }
+  const parsed = TokenBodySchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues[0]?.path.join(".") ?? "token";
+    throw new ResponseError(
+      `Keystone's token body from ${res.info.url} is not as expected (at ${where}); is this a Keystone v3 endpoint?`,
+      { request: res.info, status: res.status, requestId: res.requestId },
+    );
+  }
+  return toTokenInfo(parsed.data);
+}
+
+function authHint(m: AuthMethod): string {
+  return m.type === "application_credential"
+    ? "authentication failed: check the application credential id and secret (OS_APPLICATION_CREDENTIAL_ID, OS_APPLICATION_CREDENTIAL_SECRET), and that the credential has not expired or been deleted"
+    : "authentication failed: check the user name, user domain, password and project scope (OS_USERNAME, OS_USER_DOMAIN_NAME, OS_PASSWORD, OS_PROJECT_NAME, OS_PROJECT_DOMAIN_ID)";
+}
+
+/**
+ * issueToken obtains a new token (POST /v3/auth/tokens). The token is the `X-Subject-Token`
+ * response header; a 201 without it is an error.
+ *
+ * @example
+ * const token = await issueToken(
+ *   { authUrl: "https://identity.example/v3" },
+ *   { type: "application_credential", applicationCredentialId: id, applicationCredentialSecret: secret },
+ * );
+ */
+export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod): Promise<Token> {
+  const m = validateAuth(method);
+  const authUrl = normalizeAuthUrl(endpoint.authUrl);
+  const res = await send({
+    service: "identity",
+    method: "POST",
+    url: tokensUrl(authUrl),
+    json: authBody(m),
+    transport: endpoint.transport,
+  });
+  if (res.status !== 201 && res.status !== 200) {
+    const hint =
+      res.status === 401 || res.status === 403
+        ? `${authHint(m)} (${describeAuth(m)})`
+        : res.status === 404
+          ? "no token API at this address: check the identity URL (it ends in /v3)"
+          : "";
+    throw statusError(res, hint);
+  }
+  const id = res.headers["x-subject-token"];
+  if (!id) {
+    throw new ResponseError(
+      `Keystone answered ${res.status} to POST ${res.info.url} without an X-Subject-Token header; a proxy may be stripping it`,
+      { request: res.info, status: res.status, requestId: res.requestId },
+    );
+  }
+  return { id, ...parseTokenBody(res) };
+}
+
+/**
+ * validateToken asks Keystone about `subjectToken` (GET /v3/auth/tokens), authenticating with
+ * `authToken` (a token may validate itself). Returns null when Keystone no longer accepts it (404).
+ */
+export async function validateToken(
+  endpoint: IdentityEndpoint,
+  subjectToken: string,
+  authToken: string = subjectToken,
+): Promise<TokenInfo | null> {
+  const authUrl = normalizeAuthUrl(endpoint.authUrl);
+  const res = await send({
+    service: "identity",
+    method: "GET",
+    url: tokensUrl(authUrl),
+    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
+    transport: endpoint.transport,
+  });
+  if (res.status === 404) return null;
+  if (res.status === 401 && authToken === subjectToken) return null;
+  if (res.status !== 200) throw statusError(res, "");
+  return parseTokenBody(res);
+}
+
+/** checkToken is the cheap form of validateToken (HEAD /v3/auth/tokens): true when the token is valid. */
+export async function checkToken(
+  endpoint: IdentityEndpoint,
+  subjectToken: string,
+  authToken: string = subjectToken,
+): Promise<boolean> {
+  const authUrl = normalizeAuthUrl(endpoint.authUrl);
+  const res = await send({
+    service: "identity",
+    method: "HEAD",
+    url: tokensUrl(authUrl),
+    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
+    transport: endpoint.transport,
+  });
+  if (res.status === 200 || res.status === 204) return true;
+  if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
+  throw statusError(res, "");
+}
+
+/**
+ * revokeToken revokes `subjectToken` (DELETE /v3/auth/tokens). Returns false when the token was
+ * already invalid (404, or a 401 for a token revoking itself), which is not an error.
+ */
+export async function revokeToken(
+  endpoint: IdentityEndpoint,
+  subjectToken: string,
+  authToken: string = subjectToken,
+): Promise<boolean> {
+  const authUrl = normalizeAuthUrl(endpoint.authUrl);
+  const res = await send({
+    service: "identity",
+    method: "DELETE",
+    url: tokensUrl(authUrl),
+    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
+    transport: endpoint.transport,
+  });
+  if (res.status === 204 || res.status === 200) return true;
+  if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
+  throw statusError(res, "");
+}

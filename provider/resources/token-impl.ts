@@ -1,0 +1,243 @@
+/**
+ * What the token provider does, as plain functions. The serialized provider reaches this module
+ * with `require("costgate/...")` at run time, so nothing here is captured into state.
+ * @internal
+ */
+import { isConfigError } from "../errors";
+import type { TransportOptions } from "../http";
+import { type AuthMethod, validateAuth } from "../identity/auth";
+import type { Token } from "../identity/results";
+import { issueToken, revokeToken, validateToken } from "../identity/tokens";
+import { normalizeAuthUrl } from "../identity/urls";
+
+/** The provider's inputs, as the engine hands them over (secrets unwrapped). */
+export interface TokenInputs {
+  authType: "application_credential" | "password";
+  authUrl?: string;
+  applicationCredentialId?: string;
+  applicationCredentialName?: string;
+  applicationCredentialSecret?: string;
+  userId?: string;
+  username?: string;
+  userDomainName?: string;
+  userDomainId?: string;
+  password?: string;
+  projectId?: string;
+  projectName?: string;
+  projectDomainId?: string;
+  projectDomainName?: string;
+  renewBeforeSeconds?: number;
+  caCert?: string;
+  insecure?: boolean;
+  timeoutSeconds?: number;
+}
+
+/** The provider's outputs: the inputs plus what Keystone said of the token. */
+export interface TokenOutputs extends TokenInputs {
+  token: string;
+  expiresAt: string;
+  issuedAt: string;
+  methods: string[];
+  userName: string;
+  userDomainId: string;
+  projectId: string;
+  projectName: string;
+  projectDomainId: string;
+  roles: string[];
+  catalog: Token["catalog"];
+  auditId: string;
+}
+
+/** The default renewal window: re-issue when less than 30 minutes remain. */
+export const DEFAULT_RENEW_BEFORE_SECONDS = 1800;
+
+/** Inputs whose change means a new token: the credentials and where they are sent. */
+export const CREDENTIAL_KEYS = [
+  "authType",
+  "authUrl",
+  "applicationCredentialId",
+  "applicationCredentialName",
+  "applicationCredentialSecret",
+  "userId",
+  "username",
+  "userDomainName",
+  "userDomainId",
+  "password",
+  "projectId",
+  "projectName",
+  "projectDomainId",
+  "projectDomainName",
+] as const;
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+function isUnknown(v: unknown): boolean {
+  return v === UNKNOWN;
+}
+
+function authMethod(i: TokenInputs): AuthMethod {
+  if (i.authType === "password") {
+    return validateAuth({
+      type: "password",
+      userId: i.userId,
+      userName: i.username,
+      userDomainName: i.userDomainName,
+      userDomainId: i.userDomainId,
+      password: i.password ?? "",
+      projectId: i.projectId,
+      projectName: i.projectName,
+      projectDomainId: i.projectDomainId,
+      projectDomainName: i.projectDomainName,
+    });
+  }
+  return validateAuth({
+    type: "application_credential",
+    applicationCredentialId: i.applicationCredentialId,
+    applicationCredentialName: i.applicationCredentialName,
+    applicationCredentialSecret: i.applicationCredentialSecret ?? "",
+    userId: i.userId,
+    userName: i.username,
+    userDomainId: i.userDomainId,
+    userDomainName: i.userDomainName,
+  });
+}
+
+function transport(i: TokenInputs): TransportOptions {
+  const t: TransportOptions = {};
+  if (i.caCert) t.caCert = i.caCert;
+  if (i.insecure) t.insecure = true;
+  if (i.timeoutSeconds) t.timeouts = { totalMs: i.timeoutSeconds * 1000, headersMs: i.timeoutSeconds * 1000 };
+  return t;
+}
+
+function endpoint(i: TokenInputs) {
+  return { authUrl: i.authUrl ?? "", transport: transport(i) };
+}
+
+/** check validates the inputs before anything is sent; unknown values (preview) are skipped. */
+export function check(news: TokenInputs): { inputs: TokenInputs; failures: { property: string; reason: string }[] } {
+  const failures: { property: string; reason: string }[] = [];
+  const anyUnknown = Object.values(news).some(isUnknown);
+  if (isUnknown(news.authUrl)) {
+    // checked once known
+  } else if (!news.authUrl) {
+    failures.push({ property: "authUrl", reason: "authUrl: missing; give the identity address or set OS_AUTH_URL" });
+  } else {
+    try {
+      news = { ...news, authUrl: normalizeAuthUrl(news.authUrl) };
+    } catch (e) {
+      failures.push({ property: "authUrl", reason: (e as Error).message });
+    }
+  }
+  if (!anyUnknown) {
+    try {
+      authMethod(news);
+    } catch (e) {
+      if (!isConfigError(e)) throw e;
+      const property = mapField(e.field);
+      failures.push({ property, reason: e.message });
+    }
+  }
+  const r = news.renewBeforeSeconds;
+  if (r !== undefined && !isUnknown(r) && (typeof r !== "number" || r < 0)) {
+    failures.push({ property: "renewBefore", reason: "renewBefore must be a non-negative number of seconds" });
+  }
+  return { inputs: news, failures };
+}
+
+function mapField(field: string): string {
+  const map: Record<string, string> = { userName: "username" };
+  return map[field] ?? field;
+}
+
+/** renewalDue tells whether a token expiring at `expiresAt` is inside the renewal window at `now`. */
+export function renewalDue(expiresAt: string | undefined, renewBeforeSeconds: number, now: number): boolean {
+  if (!expiresAt) return true;
+  const t = Date.parse(expiresAt);
+  if (Number.isNaN(t)) return true;
+  return t - renewBeforeSeconds * 1000 <= now;
+}
+
+/** diff asks for a new token when a credential changed or the stored token is inside the renewal window. */
+export function diff(
+  olds: Partial<TokenOutputs>,
+  news: TokenInputs,
+  now: number = Date.now(),
+): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
+  const replaces: string[] = [];
+  for (const key of CREDENTIAL_KEYS) {
+    const a = olds[key];
+    const b = news[key];
+    if ((a ?? "") !== (b ?? "") || isUnknown(b)) replaces.push(key);
+  }
+  const renewBefore = news.renewBeforeSeconds ?? DEFAULT_RENEW_BEFORE_SECONDS;
+  if (renewalDue(olds.expiresAt, renewBefore, now)) replaces.push("expiresAt");
+  let changes = replaces.length > 0;
+  for (const key of ["renewBeforeSeconds", "caCert", "insecure", "timeoutSeconds"] as const) {
+    if ((olds[key] ?? null) !== (news[key] ?? null)) changes = true;
+  }
+  return { changes, replaces, deleteBeforeReplace: false };
+}
+
+function strip<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+
+function outputs(inputs: TokenInputs, token: Token): TokenOutputs {
+  return strip({
+    ...inputs,
+    authUrl: normalizeAuthUrl(inputs.authUrl ?? ""),
+    token: token.id,
+    expiresAt: token.expiresAt,
+    issuedAt: token.issuedAt ?? "",
+    methods: token.methods,
+    userId: token.user.id,
+    userName: token.user.name ?? "",
+    userDomainId: token.user.domain?.id ?? "",
+    projectId: token.project?.id ?? "",
+    projectName: token.project?.name ?? "",
+    projectDomainId: token.project?.domain?.id ?? "",
+    roles: token.roles.map((r) => r.name ?? r.id),
+    catalog: token.catalog,
+    auditId: token.auditIds[0] ?? "",
+  });
+}
+
+/** create issues a token; its audit id is the resource id (not a secret). */
+export async function create(inputs: TokenInputs): Promise<{ id: string; outs: TokenOutputs }> {
+  const token = await issueToken(endpoint(inputs), authMethod(inputs));
+  const outs = outputs(inputs, token);
+  return { id: outs.auditId || token.expiresAt, outs };
+}
+
+/** update keeps the token and takes the new non-credential settings. */
+export async function update(olds: TokenOutputs, news: TokenInputs): Promise<{ outs: TokenOutputs }> {
+  return { outs: strip({ ...olds, ...news, authUrl: olds.authUrl }) as TokenOutputs };
+}
+
+/** read validates the stored token; a token Keystone no longer accepts is reported gone. */
+export async function read(
+  id: string,
+  props: TokenOutputs,
+): Promise<{ id?: string; props?: TokenOutputs }> {
+  if (!props.token) return {};
+  const info = await validateToken(endpoint(props), props.token);
+  if (!info) return {};
+  return {
+    id,
+    props: strip({
+      ...props,
+      expiresAt: info.expiresAt,
+      issuedAt: info.issuedAt ?? props.issuedAt,
+      roles: info.roles.map((r) => r.name ?? r.id),
+      catalog: info.catalog.length > 0 ? info.catalog : props.catalog,
+    }),
+  };
+}
+
+/** remove revokes the token; one that is already invalid or expired needs nothing. */
+export async function remove(props: TokenOutputs, now: number = Date.now()): Promise<void> {
+  if (!props.token) return;
+  if (props.expiresAt && Date.parse(props.expiresAt) <= now) return;
+  await revokeToken(endpoint(props), props.token);
+}

@@ -1,0 +1,284 @@
+/**
+ * Where credentials and URLs come from: explicit arguments first, then the OpenStack conventions
+ * users already have — `OS_*` environment variables, then `clouds.yaml` + `secure.yaml` for the
+ * cloud named by `cloud` / `OS_CLOUD` (openstacksdk's search path).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { ConfigError } from "./errors";
+import type { Timeouts, TransportOptions } from "./http";
+import { type AuthMethod, validateAuth } from "./identity/auth";
+import { normalizeAuthUrl } from "./identity/urls";
+
+/** IdentityArgs are the identity settings a caller may give explicitly; every field is optional. */
+export interface IdentityArgs {
+  authUrl?: string;
+  /** `v3applicationcredential` or `password`; inferred when absent. */
+  authType?: string;
+  applicationCredentialId?: string;
+  applicationCredentialName?: string;
+  applicationCredentialSecret?: string;
+  username?: string;
+  userId?: string;
+  password?: string;
+  userDomainName?: string;
+  userDomainId?: string;
+  projectName?: string;
+  projectId?: string;
+  projectDomainId?: string;
+  projectDomainName?: string;
+  regionName?: string;
+  interface?: string;
+  /** A cloud of clouds.yaml (like `--os-cloud` / `OS_CLOUD`). */
+  cloud?: string;
+  /** Path to a CA bundle (like `OS_CACERT`). */
+  caCert?: string;
+  /** Skip TLS verification (like `--insecure`). */
+  insecure?: boolean;
+  timeouts?: Timeouts;
+}
+
+/** IdentitySettings are resolved, validated settings: an address, an auth method and transport options. */
+export interface IdentitySettings {
+  authUrl: string;
+  auth: AuthMethod;
+  transport: TransportOptions;
+  regionName?: string;
+  interface?: string;
+}
+
+type Fields = Omit<IdentityArgs, "timeouts" | "cloud">;
+
+const ENV_NAMES: Record<keyof Fields, string[]> = {
+  authUrl: ["OS_AUTH_URL"],
+  authType: ["OS_AUTH_TYPE"],
+  applicationCredentialId: ["OS_APPLICATION_CREDENTIAL_ID"],
+  applicationCredentialName: ["OS_APPLICATION_CREDENTIAL_NAME"],
+  applicationCredentialSecret: ["OS_APPLICATION_CREDENTIAL_SECRET"],
+  username: ["OS_USERNAME"],
+  userId: ["OS_USER_ID"],
+  password: ["OS_PASSWORD"],
+  userDomainName: ["OS_USER_DOMAIN_NAME"],
+  userDomainId: ["OS_USER_DOMAIN_ID"],
+  projectName: ["OS_PROJECT_NAME", "OS_TENANT_NAME"],
+  projectId: ["OS_PROJECT_ID", "OS_TENANT_ID"],
+  projectDomainId: ["OS_PROJECT_DOMAIN_ID"],
+  projectDomainName: ["OS_PROJECT_DOMAIN_NAME"],
+  regionName: ["OS_REGION_NAME"],
+  interface: ["OS_INTERFACE"],
+  caCert: ["OS_CACERT"],
+  insecure: ["OS_INSECURE"],
+};
+
+const CLOUD_AUTH_KEYS: Partial<Record<keyof Fields, string>> = {
+  authUrl: "auth_url",
+  applicationCredentialId: "application_credential_id",
+  applicationCredentialName: "application_credential_name",
+  applicationCredentialSecret: "application_credential_secret",
+  username: "username",
+  userId: "user_id",
+  password: "password",
+  userDomainName: "user_domain_name",
+  userDomainId: "user_domain_id",
+  projectName: "project_name",
+  projectId: "project_id",
+  projectDomainId: "project_domain_id",
+  projectDomainName: "project_domain_name",
+};
+
+function truthy(v: string): boolean {
+  return ["1", "true", "yes", "on"].includes(v.trim().toLowerCase());
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Fields {
+  const out: Record<string, unknown> = {};
+  for (const [field, names] of Object.entries(ENV_NAMES)) {
+    for (const name of names) {
+      const v = env[name];
+      if (v !== undefined && v !== "") {
+        out[field] = field === "insecure" ? truthy(v) : v;
+        break;
+      }
+    }
+  }
+  return out as Fields;
+}
+
+/** The files openstacksdk reads, in order; the first that exists wins. */
+export function configSearchPath(kind: "clouds" | "secure", env: NodeJS.ProcessEnv = process.env): string[] {
+  const explicit = kind === "clouds" ? env["OS_CLIENT_CONFIG_FILE"] : env["OS_CLIENT_SECURE_FILE"];
+  const file = `${kind}.yaml`;
+  const paths = [join(process.cwd(), file), join(homedir(), ".config", "openstack", file), join("/etc/openstack", file)];
+  return explicit ? [explicit, ...paths] : paths;
+}
+
+function readYaml(path: string): Record<string, unknown> {
+  try {
+    const doc = parseYaml(readFileSync(path, "utf8")) as unknown;
+    return doc && typeof doc === "object" ? (doc as Record<string, unknown>) : {};
+  } catch (cause) {
+    throw new ConfigError(path, `cannot read this YAML file (${(cause as Error).message.split("\n")[0]}); fix or remove it`, {
+      cause,
+    });
+  }
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] =
+      v && typeof v === "object" && !Array.isArray(v) && prev && typeof prev === "object" && !Array.isArray(prev)
+        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}
+
+/** fromCloudsYaml reads one cloud from clouds.yaml, merged with its secure.yaml entry. */
+export function fromCloudsYaml(cloud: string, env: NodeJS.ProcessEnv = process.env): Fields {
+  const cloudsPath = configSearchPath("clouds", env).find((p) => existsSync(p));
+  if (!cloudsPath) {
+    throw new ConfigError(
+      "OS_CLOUD",
+      `cloud "${cloud}" was asked for but no clouds.yaml was found (looked in ${configSearchPath("clouds", env).join(", ")})`,
+    );
+  }
+  const clouds = (readYaml(cloudsPath)["clouds"] ?? {}) as Record<string, Record<string, unknown>>;
+  let entry = clouds[cloud];
+  if (!entry) {
+    const names = Object.keys(clouds);
+    throw new ConfigError(
+      "OS_CLOUD",
+      `cloud "${cloud}" is not in ${cloudsPath} (it has: ${names.length ? names.join(", ") : "none"})`,
+    );
+  }
+  const securePath = configSearchPath("secure", env).find((p) => existsSync(p));
+  if (securePath) {
+    const secure = (readYaml(securePath)["clouds"] ?? {}) as Record<string, Record<string, unknown>>;
+    if (secure[cloud]) entry = deepMerge(entry, secure[cloud]);
+  }
+  const auth = (entry["auth"] ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [field, key] of Object.entries(CLOUD_AUTH_KEYS)) {
+    const v = auth[key as string];
+    if (v !== undefined && v !== null && v !== "") out[field] = String(v);
+  }
+  if (typeof entry["auth_type"] === "string") out["authType"] = entry["auth_type"];
+  if (typeof entry["region_name"] === "string") out["regionName"] = entry["region_name"];
+  if (typeof entry["interface"] === "string") out["interface"] = entry["interface"];
+  if (typeof entry["cacert"] === "string") out["caCert"] = entry["cacert"];
+  if (entry["verify"] === false || entry["insecure"] === true) out["insecure"] = true;
+  return out as Fields;
+}
+
+function merge(...layers: Fields[]): Fields {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [k, v] of Object.entries(layer)) {
+      if (v !== undefined && v !== "" && out[k] === undefined) out[k] = v;
+    }
+  }
+  return out as Fields;
+}
+
+function authMethodOf(f: Fields): AuthMethod {
+  const type = (f.authType ?? "").toLowerCase().replace(/^v3/, "").replace(/[-_]/g, "");
+  const wantsAppCred =
+    type === "applicationcredential" ||
+    (type === "" && (f.applicationCredentialId !== undefined || f.applicationCredentialName !== undefined));
+  if (type !== "" && type !== "applicationcredential" && type !== "password") {
+    throw new ConfigError(
+      "authType",
+      `"${f.authType}" is not supported; use v3applicationcredential or password (OS_AUTH_TYPE)`,
+    );
+  }
+  if (wantsAppCred) {
+    if (!f.applicationCredentialSecret) {
+      throw new ConfigError(
+        "applicationCredentialSecret",
+        "missing; give the application credential secret (OS_APPLICATION_CREDENTIAL_SECRET), shown once when the credential was created",
+      );
+    }
+    return validateAuth({
+      type: "application_credential",
+      applicationCredentialId: f.applicationCredentialId,
+      applicationCredentialName: f.applicationCredentialName,
+      applicationCredentialSecret: f.applicationCredentialSecret,
+      userId: f.userId,
+      userName: f.username,
+      userDomainId: f.userDomainId,
+      userDomainName: f.userDomainName,
+    });
+  }
+  if (f.password === undefined) {
+    if (f.username === undefined && f.userId === undefined) {
+      throw new ConfigError(
+        "credentials",
+        "none found; give an application credential (OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), a user and password (OS_USERNAME, OS_PASSWORD, ...), or a cloud (OS_CLOUD)",
+      );
+    }
+    throw new ConfigError("password", "missing; give the user's password (OS_PASSWORD)");
+  }
+  return validateAuth({
+    type: "password",
+    userName: f.username,
+    userId: f.userId,
+    password: f.password,
+    userDomainName: f.userDomainName,
+    userDomainId: f.userDomainId,
+    projectName: f.projectName,
+    projectId: f.projectId,
+    projectDomainId: f.projectDomainId,
+    projectDomainName: f.projectDomainName,
+  });
+}
+
+/**
+ * resolveIdentitySettings merges explicit arguments, `OS_*` environment variables and the
+ * clouds.yaml cloud (arguments win), and validates the result before any request.
+ *
+ * @example
+ * const s = resolveIdentitySettings({ cloud: "prod" });
+ * const token = await issueToken({ authUrl: s.authUrl, transport: s.transport }, s.auth);
+ */
+export function resolveIdentitySettings(
+  args: IdentityArgs = {},
+  env: NodeJS.ProcessEnv = process.env,
+): IdentitySettings {
+  const { timeouts, cloud: argCloud, ...explicit } = args;
+  const envFields = fromEnv(env);
+  const cloud = argCloud ?? env["OS_CLOUD"];
+  const cloudFields = cloud ? fromCloudsYaml(cloud, env) : {};
+  const f = merge(explicit, envFields, cloudFields);
+  if (!f.authUrl) {
+    throw new ConfigError(
+      "authUrl",
+      "missing; give the identity address (--os-auth-url, authUrl, or OS_AUTH_URL), or name a cloud of clouds.yaml (OS_CLOUD)",
+    );
+  }
+  const authUrl = normalizeAuthUrl(f.authUrl, "authUrl");
+  const auth = authMethodOf(f);
+  const transport: TransportOptions = {};
+  if (f.caCert) transport.caCert = f.caCert;
+  if (f.insecure) transport.insecure = true;
+  if (timeouts) transport.timeouts = timeouts;
+  const out: IdentitySettings = { authUrl, auth, transport };
+  if (f.regionName) out.regionName = f.regionName;
+  if (f.interface) out.interface = f.interface;
+  return out;
+}
+
+/** IdentityFields are identity settings as plain strings, before validation. */
+export type IdentityFields = Fields;
+
+/**
+ * identityDefaults returns what the environment provides — `OS_*` variables, then the clouds.yaml
+ * cloud named by `cloud` or `OS_CLOUD` — for callers that fill in fields the user did not give.
+ */
+export function identityDefaults(cloud?: string, env: NodeJS.ProcessEnv = process.env): IdentityFields {
+  const name = cloud ?? env["OS_CLOUD"];
+  return merge(fromEnv(env), name ? fromCloudsYaml(name, env) : {});
+}

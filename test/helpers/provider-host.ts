@@ -1,0 +1,190 @@
+/**
+ * Pulumi's own dynamic-provider host, started as `pulumi up` starts it, driven over gRPC.
+ * Also: the inputs (with `__provider`) a real program registers, captured under Pulumi mocks.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+
+const require = createRequire(import.meta.url);
+export const ROOT = resolve(__dirname, "../..");
+const grpc = require("@grpc/grpc-js");
+const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
+
+export type Props = Record<string, unknown>;
+
+/** A running dynamic-provider host and a client for it. */
+export interface ProviderHost {
+  configure(config?: Record<string, string>): Promise<void>;
+  check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+  diff(id: string, urn: string, olds: Props, news: Props): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(urn: string, props: Props): Promise<{ id: string; properties: Props }>;
+  read(id: string, urn: string, props: Props): Promise<{ id: string; properties: Props }>;
+  update(id: string, urn: string, olds: Props, news: Props): Promise<{ properties: Props }>;
+  delete(id: string, urn: string, props: Props): Promise<void>;
+  /** Everything the host printed on stdout and stderr so far. */
+  output(): string;
+  close(): Promise<void>;
+}
+
+function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
+  return new Promise((ok, fail) => {
+    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(client, req, (e, res) =>
+      e ? fail(e) : ok(res),
+    );
+  });
+}
+
+const struct = (o: Props) => Struct.fromJavaScript(o);
+
+/** startProviderHost runs `node @pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:1` from the package root. */
+export async function startProviderHost(env: Record<string, string> = {}): Promise<ProviderHost> {
+  const hostPath = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+  const child: ChildProcess = spawn(process.execPath, [hostPath, "127.0.0.1:1"], {
+    cwd: ROOT,
+    env: { ...process.env, PULUMI_NODEJS_PROJECT: "costgate-test", PULUMI_NODEJS_STACK: "test", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const port = await new Promise<number>((ok, fail) => {
+    let first = "";
+    const timer = setTimeout(() => fail(new Error(`provider host did not start: ${out}`)), 20_000);
+    child.stdout?.on("data", (d) => {
+      if (first.includes("\n")) {
+        out += d;
+        return;
+      }
+      first += d;
+      const nl = first.indexOf("\n");
+      if (nl >= 0) {
+        clearTimeout(timer);
+        out += first.slice(nl + 1);
+        ok(Number(first.slice(0, nl).trim()));
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`provider host exited with ${code}: ${out}`)));
+  });
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    async configure(config = {}) {
+      const req = new provproto.ConfigureRequest();
+      req.setArgs(struct(config));
+      const vars = req.getVariablesMap();
+      for (const [k, v] of Object.entries(config)) vars.set(k, v);
+      await call(client, "configure", req);
+    },
+    async check(urn, olds, news) {
+      const req = new provproto.CheckRequest();
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await call<{ getInputs(): { toJavaScript(): Props }; getFailuresList(): { getProperty(): string; getReason(): string }[] }>(
+        client,
+        "check",
+        req,
+      );
+      return {
+        inputs: res.getInputs().toJavaScript(),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diff(id, urn, olds, news) {
+      const req = new provproto.DiffRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await call<{ getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean }>(
+        client,
+        "diff",
+        req,
+      );
+      return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+    },
+    async create(urn, props) {
+      const req = new provproto.CreateRequest();
+      req.setUrn(urn);
+      req.setProperties(struct(props));
+      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } }>(client, "create", req);
+      return { id: res.getId(), properties: res.getProperties().toJavaScript() };
+    },
+    async read(id, urn, props) {
+      const req = new provproto.ReadRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setProperties(struct(props));
+      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } | undefined }>(client, "read", req);
+      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+    },
+    async update(id, urn, olds, news) {
+      const req = new provproto.UpdateRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await call<{ getProperties(): { toJavaScript(): Props } }>(client, "update", req);
+      return { properties: res.getProperties().toJavaScript() };
+    },
+    async delete(id, urn, props) {
+      const req = new provproto.DeleteRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setProperties(struct(props));
+      await call(client, "delete", req);
+    },
+    output: () => out,
+    async close() {
+      client.close();
+      child.kill();
+      await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}
+
+/** The dist build, loaded natively (not through vite), as a Pulumi program loads it. */
+export function loadDist<T = Record<string, unknown>>(path = "dist/provider/index.js"): T {
+  return require(resolve(ROOT, path));
+}
+
+/** A resource registration seen by the mocks. */
+export interface Registration {
+  type: string;
+  name: string;
+  inputs: Props;
+}
+
+/**
+ * registrations runs `program` under Pulumi mocks and returns what it registered, inputs (with
+ * `__provider`) as the engine would receive them. The mock answers with the inputs as outputs.
+ */
+export async function registrations(program: () => void, config: Record<string, string> = {}): Promise<Registration[]> {
+  const pulumi = require("@pulumi/pulumi");
+  const seen: Registration[] = [];
+  const cfg: Record<string, string> = {};
+  for (const [k, v] of Object.entries(config)) cfg[k] = v;
+  process.env.PULUMI_CONFIG = JSON.stringify(cfg);
+  pulumi.runtime.setMocks(
+    {
+      newResource(args: { type: string; name: string; inputs: Props }) {
+        seen.push({ type: args.type, name: args.name, inputs: args.inputs });
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call() {
+        return {};
+      },
+    },
+    "costgate-test",
+    "test",
+    false,
+  );
+  program();
+  // Registration is asynchronous (serializing the provider takes a few ticks).
+  for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  await new Promise((r) => setTimeout(r, 100));
+  return seen;
+}
