@@ -57,7 +57,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     process.exitCode = pending ? await pending : EXIT.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
-      const ok = e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help";
+      const ok =
+        e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help";
       process.exitCode = ok ? EXIT.ok : EXIT.usage;
       return;
     }

@@ -71,7 +71,10 @@ export class ResponseError extends CostgateError {
   readonly status?: number;
   readonly request: RequestInfo;
   readonly requestId?: string;
-  constructor(message: string, init: { request: RequestInfo; status?: number; requestId?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    init: { request: RequestInfo; status?: number; requestId?: string; cause?: unknown },
+  ) {
     super(message, { cause: init.cause });
     this.status = init.status;
     this.request = init.request;

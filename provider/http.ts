@@ -55,7 +55,13 @@ export interface HttpResponse {
 }
 
 /** Headers whose values are credentials: never logged, never part of an error. */
-const SECRET_HEADERS = new Set(["x-auth-token", "x-subject-token", "x-user-token", "authorization", "cookie"]);
+const SECRET_HEADERS = new Set([
+  "x-auth-token",
+  "x-subject-token",
+  "x-user-token",
+  "authorization",
+  "cookie",
+]);
 
 const agents = new Map<string, Agent>();
 let warnedInsecure = false;
@@ -138,15 +144,27 @@ function transportError(e: unknown, info: RequestInfo, totalMs: number): Network
   const code = errorCode(e);
   const what = `${info.method} ${info.url}`;
   if ((e as { name?: string })?.name === "TimeoutError" || (e as { name?: string })?.name === "AbortError") {
-    return new TimeoutError(`${info.service} request timed out after ${totalMs} ms: ${what}`, { request: info });
+    return new TimeoutError(`${info.service} request timed out after ${totalMs} ms: ${what}`, {
+      request: info,
+    });
   }
   if (code && TIMEOUT_CODES.has(code)) {
     const phase =
-      code === "UND_ERR_CONNECT_TIMEOUT" ? "connecting" : code === "UND_ERR_HEADERS_TIMEOUT" ? "waiting for headers" : "reading the body";
-    return new TimeoutError(`${info.service} request timed out while ${phase}: ${what}`, { request: info, cause: e });
+      code === "UND_ERR_CONNECT_TIMEOUT"
+        ? "connecting"
+        : code === "UND_ERR_HEADERS_TIMEOUT"
+          ? "waiting for headers"
+          : "reading the body";
+    return new TimeoutError(`${info.service} request timed out while ${phase}: ${what}`, {
+      request: info,
+      cause: e,
+    });
   }
   const reason = code ?? (e instanceof Error ? e.message : String(e));
-  return new NetworkError(`cannot reach the ${info.service} endpoint (${reason}): ${what}`, { request: info, cause: e });
+  return new NetworkError(`cannot reach the ${info.service} endpoint (${reason}): ${what}`, {
+    request: info,
+    cause: e,
+  });
 }
 
 /**
@@ -178,7 +196,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     const text = req.method === "HEAD" ? "" : await res.body.text();
     if (req.method === "HEAD") await res.body.dump();
     const flat: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(res.headers)) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    for (const [k, v] of Object.entries(res.headers))
+      flat[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
     const requestId = flat["x-openstack-request-id"] ?? flat["x-request-id"];
     debugLog(
       `<- ${res.statusCode} ${info.method} ${info.url} in ${Math.round(performance.now() - started)} ms${requestId ? ` (${requestId})` : ""}`,

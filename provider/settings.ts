@@ -110,7 +110,11 @@ function fromEnv(env: NodeJS.ProcessEnv): Fields {
 export function configSearchPath(kind: "clouds" | "secure", env: NodeJS.ProcessEnv = process.env): string[] {
   const explicit = kind === "clouds" ? env["OS_CLIENT_CONFIG_FILE"] : env["OS_CLIENT_SECURE_FILE"];
   const file = `${kind}.yaml`;
-  const paths = [join(process.cwd(), file), join(homedir(), ".config", "openstack", file), join("/etc/openstack", file)];
+  const paths = [
+    join(process.cwd(), file),
+    join(homedir(), ".config", "openstack", file),
+    join("/etc/openstack", file),
+  ];
   return explicit ? [explicit, ...paths] : paths;
 }
 
@@ -119,9 +123,13 @@ function readYaml(path: string): Record<string, unknown> {
     const doc = parseYaml(readFileSync(path, "utf8")) as unknown;
     return doc && typeof doc === "object" ? (doc as Record<string, unknown>) : {};
   } catch (cause) {
-    throw new ConfigError(path, `cannot read this YAML file (${(cause as Error).message.split("\n")[0]}); fix or remove it`, {
-      cause,
-    });
+    throw new ConfigError(
+      path,
+      `cannot read this YAML file (${(cause as Error).message.split("\n")[0]}); fix or remove it`,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -130,7 +138,12 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
     out[k] =
-      v && typeof v === "object" && !Array.isArray(v) && prev && typeof prev === "object" && !Array.isArray(prev)
+      v &&
+      typeof v === "object" &&
+      !Array.isArray(v) &&
+      prev &&
+      typeof prev === "object" &&
+      !Array.isArray(prev)
         ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
         : v;
   }

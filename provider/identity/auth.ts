@@ -6,7 +6,11 @@
 import { z } from "zod";
 import { ConfigError } from "../errors";
 
-const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} is empty`);
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} is empty`);
 
 /** Application credential by id and secret (spec §4.2); no scope is sent. */
 export const ApplicationCredentialAuthSchema = z

@@ -93,7 +93,8 @@ function isoTime(raw: string): string {
 function ref(r: { id: string; name?: string; domain?: { id: string; name?: string } }): EntityRef {
   const out: EntityRef = { id: r.id };
   if (r.name !== undefined) out.name = r.name;
-  if (r.domain) out.domain = r.domain.name !== undefined ? { id: r.domain.id, name: r.domain.name } : { id: r.domain.id };
+  if (r.domain)
+    out.domain = r.domain.name !== undefined ? { id: r.domain.id, name: r.domain.name } : { id: r.domain.id };
   return out;
 }
 

@@ -18,16 +18,16 @@ export interface IdentityEndpoint {
 function keystoneMessage(res: HttpResponse): string | undefined {
   const body = parseJson(res.text) as { error?: { message?: unknown } } | undefined;
   const msg = body?.error?.message;
-  return typeof msg === "string" ? msg : undefined;
+  return typeof msg === "string" ? (msg.split("\n")[0] ?? msg).trim() : undefined;
 }
 
-function statusError(res: HttpResponse, hint: string): HttpError {
+function statusError(res: HttpResponse, hint: string, auth = res.status === 401): HttpError {
   const apiMessage = keystoneMessage(res);
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
   const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;
   const init = { status: res.status, request: res.info, apiMessage, requestId: res.requestId };
-  return res.status === 401 ? new AuthError(message, init) : new HttpError(message, init);
+  return auth ? new AuthError(message, init) : new HttpError(message, init);
 }
 
 function parseTokenBody(res: HttpResponse): TokenInfo {
@@ -47,6 +47,21 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
     );
   }
   return toTokenInfo(parsed.data);
+}
+
+/**
+ * scrubbed removes the method's secrets from an error: Keystone's 400 messages can echo the request
+ * body, password included.
+ */
+function scrubbed<E extends HttpError>(e: E, m: AuthMethod): E {
+  const secrets = [m.type === "password" ? m.password : m.applicationCredentialSecret].filter(
+    (s) => s.length >= 3,
+  );
+  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join("<redacted>"), text);
+  const out = Object.create(Object.getPrototypeOf(e)) as E;
+  Object.assign(out, e, { message: scrub(e.message), apiMessage: e.apiMessage && scrub(e.apiMessage) });
+  out.stack = `${e.name}: ${out.message}`;
+  return out;
 }
 
 function authHint(m: AuthMethod): string {
@@ -76,13 +91,18 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
     transport: endpoint.transport,
   });
   if (res.status !== 201 && res.status !== 200) {
-    const hint =
-      res.status === 401 || res.status === 403
-        ? `${authHint(m)} (${describeAuth(m)})`
-        : res.status === 404
-          ? "no token API at this address: check the identity URL (it ends in /v3)"
+    // Keystone answers 401 for a wrong secret or password, and 404 with its own error body for an
+    // unknown application credential; a 404 without one means this is not Keystone's token API.
+    const refused =
+      res.status === 401 || res.status === 403 || (res.status === 404 && keystoneMessage(res) !== undefined);
+    const hint = refused
+      ? `${authHint(m)} (${describeAuth(m)})`
+      : res.status === 404
+        ? "no token API at this address: check the identity URL (it ends in /v3)"
+        : res.status === 400
+          ? "Keystone refused the request body; check the credential settings"
           : "";
-    throw statusError(res, hint);
+    throw scrubbed(statusError(res, hint, refused), m);
   }
   const id = res.headers["x-subject-token"];
   if (!id) {

@@ -16,10 +16,16 @@ export function normalizeAuthUrl(raw: string, field = "authUrl"): string {
   try {
     u = new URL(trimmed);
   } catch {
-    throw new ConfigError(field, `"${trimmed}" is not a URL; give the identity address, e.g. https://identity.example/v3`);
+    throw new ConfigError(
+      field,
+      `"${trimmed}" is not a URL; give the identity address, e.g. https://identity.example/v3`,
+    );
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") {
-    throw new ConfigError(field, `must be an http(s) URL, not ${u.protocol}; e.g. https://identity.example/v3`);
+    throw new ConfigError(
+      field,
+      `must be an http(s) URL, not ${u.protocol}; e.g. https://identity.example/v3`,
+    );
   }
   if (u.username || u.password) {
     throw new ConfigError(field, "must not carry credentials in the URL; pass them as credential settings");
@@ -31,7 +37,10 @@ export function normalizeAuthUrl(raw: string, field = "authUrl"): string {
   if (last === "v3") {
     u.pathname = path;
   } else if (/^v\d+(\.\d+)?$/.test(last)) {
-    throw new ConfigError(field, `names identity API ${last}; costgate speaks Keystone v3: use an address ending in /v3`);
+    throw new ConfigError(
+      field,
+      `names identity API ${last}; costgate speaks Keystone v3: use an address ending in /v3`,
+    );
   } else {
     u.pathname = `${path}/v3`;
   }

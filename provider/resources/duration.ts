@@ -6,14 +6,18 @@ import { ConfigError } from "../errors";
  */
 export function parseDuration(value: number | string, field: string): number {
   if (typeof value === "number") {
-    if (!Number.isFinite(value) || value < 0) throw new ConfigError(field, "must be a non-negative number of seconds");
+    if (!Number.isFinite(value) || value < 0)
+      throw new ConfigError(field, "must be a non-negative number of seconds");
     return value;
   }
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
   const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
   if (!m || text === "") {
-    throw new ConfigError(field, `"${value}" is not a duration; use seconds or a form like "90s", "30m", "2h", "1h30m"`);
+    throw new ConfigError(
+      field,
+      `"${value}" is not a duration; use seconds or a form like "90s", "30m", "2h", "1h30m"`,
+    );
   }
   return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
 }

@@ -1,2 +1,2 @@
-export { DEFAULT_RENEW_BEFORE_SECONDS } from "./token-impl";
 export * from "./token";
+export { DEFAULT_RENEW_BEFORE_SECONDS } from "./token-impl";

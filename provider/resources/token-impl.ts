@@ -46,6 +46,8 @@ export interface TokenOutputs extends TokenInputs {
   roles: string[];
   catalog: Token["catalog"];
   auditId: string;
+  /** The credential inputs that were given: some share names with outputs (userId, projectId…). */
+  credentialKeys: string[];
 }
 
 /** The default renewal window: re-issue when less than 30 minutes remain. */
@@ -115,13 +117,19 @@ function endpoint(i: TokenInputs) {
 }
 
 /** check validates the inputs before anything is sent; unknown values (preview) are skipped. */
-export function check(news: TokenInputs): { inputs: TokenInputs; failures: { property: string; reason: string }[] } {
+export function check(news: TokenInputs): {
+  inputs: TokenInputs;
+  failures: { property: string; reason: string }[];
+} {
   const failures: { property: string; reason: string }[] = [];
   const anyUnknown = Object.values(news).some(isUnknown);
   if (isUnknown(news.authUrl)) {
     // checked once known
   } else if (!news.authUrl) {
-    failures.push({ property: "authUrl", reason: "authUrl: missing; give the identity address or set OS_AUTH_URL" });
+    failures.push({
+      property: "authUrl",
+      reason: "authUrl: missing; give the identity address or set OS_AUTH_URL",
+    });
   } else {
     try {
       news = { ...news, authUrl: normalizeAuthUrl(news.authUrl) };
@@ -140,7 +148,10 @@ export function check(news: TokenInputs): { inputs: TokenInputs; failures: { pro
   }
   const r = news.renewBeforeSeconds;
   if (r !== undefined && !isUnknown(r) && (typeof r !== "number" || r < 0)) {
-    failures.push({ property: "renewBefore", reason: "renewBefore must be a non-negative number of seconds" });
+    failures.push({
+      property: "renewBefore",
+      reason: "renewBefore must be a non-negative number of seconds",
+    });
   }
   return { inputs: news, failures };
 }
@@ -165,8 +176,9 @@ export function diff(
   now: number = Date.now(),
 ): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
   const replaces: string[] = [];
+  const given = new Set(olds.credentialKeys ?? CREDENTIAL_KEYS);
   for (const key of CREDENTIAL_KEYS) {
-    const a = olds[key];
+    const a = given.has(key) ? olds[key] : undefined;
     const b = news[key];
     if ((a ?? "") !== (b ?? "") || isUnknown(b)) replaces.push(key);
   }
@@ -200,6 +212,7 @@ function outputs(inputs: TokenInputs, token: Token): TokenOutputs {
     roles: token.roles.map((r) => r.name ?? r.id),
     catalog: token.catalog,
     auditId: token.auditIds[0] ?? "",
+    credentialKeys: CREDENTIAL_KEYS.filter((k) => inputs[k] !== undefined && inputs[k] !== null),
   });
 }
 
@@ -212,14 +225,19 @@ export async function create(inputs: TokenInputs): Promise<{ id: string; outs: T
 
 /** update keeps the token and takes the new non-credential settings. */
 export async function update(olds: TokenOutputs, news: TokenInputs): Promise<{ outs: TokenOutputs }> {
-  return { outs: strip({ ...olds, ...news, authUrl: olds.authUrl }) as TokenOutputs };
+  const settings = {
+    renewBeforeSeconds: news.renewBeforeSeconds,
+    caCert: news.caCert,
+    insecure: news.insecure,
+    timeoutSeconds: news.timeoutSeconds,
+  };
+  const kept = { ...olds };
+  for (const k of ["renewBeforeSeconds", "caCert", "insecure", "timeoutSeconds"] as const) delete kept[k];
+  return { outs: strip({ ...kept, ...settings }) as TokenOutputs };
 }
 
 /** read validates the stored token; a token Keystone no longer accepts is reported gone. */
-export async function read(
-  id: string,
-  props: TokenOutputs,
-): Promise<{ id?: string; props?: TokenOutputs }> {
+export async function read(id: string, props: TokenOutputs): Promise<{ id?: string; props?: TokenOutputs }> {
   if (!props.token) return {};
   const info = await validateToken(endpoint(props), props.token);
   if (!info) return {};

@@ -27,7 +27,11 @@ export class TokenProvider implements pulumi.dynamic.ResourceProvider<TokenInput
     const impl: Impl = require("costgate/dist/provider/resources/token-impl.js");
     return props ? impl.read(id, props) : {};
   }
-  async update(_id: string, olds: TokenOutputs, news: TokenInputs): Promise<pulumi.dynamic.UpdateResult<TokenOutputs>> {
+  async update(
+    _id: string,
+    olds: TokenOutputs,
+    news: TokenInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<TokenOutputs>> {
     const impl: Impl = require("costgate/dist/provider/resources/token-impl.js");
     return impl.update(olds, news);
   }

@@ -6,7 +6,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { type EndpointInterface, findEndpoint } from "../identity/catalog";
 import type { CatalogService, Token } from "../identity/results";
 import { issueToken } from "../identity/tokens";
-import { type IdentityArgs, type IdentityFields, identityDefaults, resolveIdentitySettings } from "../settings";
+import {
+  type IdentityArgs,
+  type IdentityFields,
+  identityDefaults,
+  resolveIdentitySettings,
+} from "../settings";
 import { parseDuration } from "./duration";
 import type { TokenInputs } from "./token-impl";
 import { TokenProvider } from "./token-provider";
@@ -116,7 +121,9 @@ export abstract class KeystoneToken extends pulumi.dynamic.Resource {
       catalog: undefined,
       auditId: undefined,
     };
-    const props = Object.fromEntries(Object.entries({ ...outputs, ...inputs }).filter(([k, v]) => v !== undefined || k in outputs));
+    const props = Object.fromEntries(
+      Object.entries({ ...outputs, ...inputs }).filter(([k, v]) => v !== undefined || k in outputs),
+    );
     super(
       provider,
       name,
@@ -134,7 +141,11 @@ export abstract class KeystoneToken extends pulumi.dynamic.Resource {
    * endpoint looks up a service URL in the token's catalog.
    * @example token.endpoint("compute", "public", "RegionOne")
    */
-  endpoint(serviceType: string, iface: EndpointInterface | string = "public", region?: string): pulumi.Output<string | undefined> {
+  endpoint(
+    serviceType: string,
+    iface: EndpointInterface | string = "public",
+    region?: string,
+  ): pulumi.Output<string | undefined> {
     return this.catalog.apply((c) => findEndpoint(c ?? [], serviceType, iface, region));
   }
 }
@@ -172,9 +183,16 @@ export class AppCredentialToken extends KeystoneToken {
       {
         authType: "application_credential",
         ...common(args, env),
-        applicationCredentialId: orDefault(args.applicationCredentialId, byName ? undefined : env.applicationCredentialId),
+        applicationCredentialId: orDefault(
+          args.applicationCredentialId,
+          byName ? undefined : env.applicationCredentialId,
+        ),
         applicationCredentialName: args.applicationCredentialName,
-        applicationCredentialSecret: orDefault(args.applicationCredentialSecret, env.applicationCredentialSecret, true),
+        applicationCredentialSecret: orDefault(
+          args.applicationCredentialSecret,
+          env.applicationCredentialSecret,
+          true,
+        ),
         userId: args.userId,
         username: args.username,
         userDomainName: args.userDomainName,
@@ -208,8 +226,14 @@ export class PasswordToken extends KeystoneToken {
         ...common(args, env),
         username: orDefault(args.username, userGiven ? undefined : env.username),
         userId: orDefault(args.userId, userGiven ? undefined : env.userId),
-        userDomainName: orDefault(args.userDomainName, args.userDomainId !== undefined ? undefined : env.userDomainName),
-        userDomainId: orDefault(args.userDomainId, args.userDomainName !== undefined ? undefined : env.userDomainId),
+        userDomainName: orDefault(
+          args.userDomainName,
+          args.userDomainId !== undefined ? undefined : env.userDomainName,
+        ),
+        userDomainId: orDefault(
+          args.userDomainId,
+          args.userDomainName !== undefined ? undefined : env.userDomainId,
+        ),
         password: orDefault(args.password, env.password, true),
         projectName: orDefault(args.projectName, projectGiven ? undefined : env.projectName),
         projectId: orDefault(args.projectId, projectGiven ? undefined : env.projectId),

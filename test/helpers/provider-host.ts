@@ -18,8 +18,17 @@ export type Props = Record<string, unknown>;
 /** A running dynamic-provider host and a client for it. */
 export interface ProviderHost {
   configure(config?: Record<string, string>): Promise<void>;
-  check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
-  diff(id: string, urn: string, olds: Props, news: Props): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }>;
+  check(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+  diff(
+    id: string,
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(urn: string, props: Props): Promise<{ id: string; properties: Props }>;
   read(id: string, urn: string, props: Props): Promise<{ id: string; properties: Props }>;
   update(id: string, urn: string, olds: Props, news: Props): Promise<{ properties: Props }>;
@@ -31,8 +40,10 @@ export interface ProviderHost {
 
 function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
   return new Promise((ok, fail) => {
-    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(client, req, (e, res) =>
-      e ? fail(e) : ok(res),
+    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(
+      client,
+      req,
+      (e, res) => (e ? fail(e) : ok(res)),
     );
   });
 }
@@ -83,11 +94,10 @@ export async function startProviderHost(env: Record<string, string> = {}): Promi
       req.setUrn(urn);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
-      const res = await call<{ getInputs(): { toJavaScript(): Props }; getFailuresList(): { getProperty(): string; getReason(): string }[] }>(
-        client,
-        "check",
-        req,
-      );
+      const res = await call<{
+        getInputs(): { toJavaScript(): Props };
+        getFailuresList(): { getProperty(): string; getReason(): string }[];
+      }>(client, "check", req);
       return {
         inputs: res.getInputs().toJavaScript(),
         failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
@@ -99,18 +109,26 @@ export async function startProviderHost(env: Record<string, string> = {}): Promi
       req.setUrn(urn);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
-      const res = await call<{ getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean }>(
-        client,
-        "diff",
-        req,
-      );
-      return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+      const res = await call<{
+        getChanges(): number;
+        getReplacesList(): string[];
+        getDeletebeforereplace(): boolean;
+      }>(client, "diff", req);
+      return {
+        changes: res.getChanges(),
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+      };
     },
     async create(urn, props) {
       const req = new provproto.CreateRequest();
       req.setUrn(urn);
       req.setProperties(struct(props));
-      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } }>(client, "create", req);
+      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } }>(
+        client,
+        "create",
+        req,
+      );
       return { id: res.getId(), properties: res.getProperties().toJavaScript() };
     },
     async read(id, urn, props) {
@@ -118,7 +136,11 @@ export async function startProviderHost(env: Record<string, string> = {}): Promi
       req.setId(id);
       req.setUrn(urn);
       req.setProperties(struct(props));
-      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } | undefined }>(client, "read", req);
+      const res = await call<{ getId(): string; getProperties(): { toJavaScript(): Props } | undefined }>(
+        client,
+        "read",
+        req,
+      );
       return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
     },
     async update(id, urn, olds, news) {
@@ -151,6 +173,19 @@ export function loadDist<T = Record<string, unknown>>(path = "dist/provider/inde
   return require(resolve(ROOT, path));
 }
 
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** unwrapSecrets strips Pulumi's secret envelopes, as the engine does for a provider that does not accept secrets. */
+export function unwrapSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapSecrets);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (o[SECRET_SIG] === "1b47061264138c4ac30d75fd1eb44270") return unwrapSecrets(o.value);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrapSecrets(x)]));
+  }
+  return v;
+}
+
 /** A resource registration seen by the mocks. */
 export interface Registration {
   type: string;
@@ -162,7 +197,10 @@ export interface Registration {
  * registrations runs `program` under Pulumi mocks and returns what it registered, inputs (with
  * `__provider`) as the engine would receive them. The mock answers with the inputs as outputs.
  */
-export async function registrations(program: () => void, config: Record<string, string> = {}): Promise<Registration[]> {
+export async function registrations(
+  program: () => void,
+  config: Record<string, string> = {},
+): Promise<Registration[]> {
   const pulumi = require("@pulumi/pulumi");
   const seen: Registration[] = [];
   const cfg: Record<string, string> = {};
@@ -171,7 +209,7 @@ export async function registrations(program: () => void, config: Record<string, 
   pulumi.runtime.setMocks(
     {
       newResource(args: { type: string; name: string; inputs: Props }) {
-        seen.push({ type: args.type, name: args.name, inputs: args.inputs });
+        seen.push({ type: args.type, name: args.name, inputs: unwrapSecrets(args.inputs) as Props });
         return { id: `${args.name}-id`, state: args.inputs };
       },
       call() {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { authBody, validateAuth } from "../../provider/identity/auth";
 
-const appCred = { type: "application_credential", applicationCredentialId: "ac1", applicationCredentialSecret: "s3cr3t" };
+const appCred = {
+  type: "application_credential",
+  applicationCredentialId: "ac1",
+  applicationCredentialSecret: "s3cr3t",
+};
 const password = {
   type: "password",
   userName: "alice",
@@ -14,12 +18,22 @@ const password = {
 describe("authBody", () => {
   it("sends an application credential by id and secret, without scope (spec §4.2)", () => {
     expect(authBody(validateAuth(appCred))).toEqual({
-      auth: { identity: { methods: ["application_credential"], application_credential: { id: "ac1", secret: "s3cr3t" } } },
+      auth: {
+        identity: {
+          methods: ["application_credential"],
+          application_credential: { id: "ac1", secret: "s3cr3t" },
+        },
+      },
     });
   });
 
   it("sends a credential by name with its user", () => {
-    const m = validateAuth({ ...appCred, applicationCredentialId: undefined, applicationCredentialName: "ci", userId: "u1" });
+    const m = validateAuth({
+      ...appCred,
+      applicationCredentialId: undefined,
+      applicationCredentialName: "ci",
+      userId: "u1",
+    });
     expect(authBody(m)).toEqual({
       auth: {
         identity: {
@@ -53,9 +67,19 @@ describe("authBody", () => {
   });
 
   it("takes domains by id or name on both sides", () => {
-    const m = validateAuth({ ...password, userDomainName: undefined, userDomainId: "d1", projectDomainId: undefined, projectDomainName: "Cust" });
+    const m = validateAuth({
+      ...password,
+      userDomainName: undefined,
+      userDomainId: "d1",
+      projectDomainId: undefined,
+      projectDomainName: "Cust",
+    });
     const body = authBody(m) as { auth: { identity: { password: { user: unknown } }; scope: unknown } };
-    expect(body.auth.identity.password.user).toEqual({ name: "alice", domain: { id: "d1" }, password: "pässwörd" });
+    expect(body.auth.identity.password.user).toEqual({
+      name: "alice",
+      domain: { id: "d1" },
+      password: "pässwörd",
+    });
     expect(body.auth.scope).toEqual({ project: { name: "web", domain: { name: "Cust" } } });
   });
 });

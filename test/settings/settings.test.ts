@@ -26,7 +26,10 @@ describe("resolveIdentitySettings", () => {
 
   it("lets explicit args win over env", () => {
     const s = resolveIdentitySettings({ applicationCredentialId: "arg-id" }, appEnv);
-    expect(s.auth).toMatchObject({ applicationCredentialId: "arg-id", applicationCredentialSecret: "env-secret" });
+    expect(s.auth).toMatchObject({
+      applicationCredentialId: "arg-id",
+      applicationCredentialSecret: "env-secret",
+    });
   });
 
   it("builds a password method from env with OS_TENANT_NAME as a fallback", () => {
@@ -51,10 +54,17 @@ describe("resolveIdentitySettings", () => {
     );
     const s = resolveIdentitySettings(
       {},
-      { OS_CLOUD: "prod", OS_CLIENT_CONFIG_FILE: join(dir, "clouds.yaml"), OS_CLIENT_SECURE_FILE: join(dir, "secure.yaml") },
+      {
+        OS_CLOUD: "prod",
+        OS_CLIENT_CONFIG_FILE: join(dir, "clouds.yaml"),
+        OS_CLIENT_SECURE_FILE: join(dir, "secure.yaml"),
+      },
     );
     expect(s.authUrl).toBe("https://yaml.example/v3");
-    expect(s.auth).toMatchObject({ applicationCredentialId: "yaml-id", applicationCredentialSecret: "yaml-secret" });
+    expect(s.auth).toMatchObject({
+      applicationCredentialId: "yaml-id",
+      applicationCredentialSecret: "yaml-secret",
+    });
     expect(s.regionName).toBe("RegionOne");
     expect(s.transport.caCert).toBe("/etc/ssl/ca.pem");
   });
@@ -69,7 +79,10 @@ describe("resolveIdentitySettings", () => {
   it.each([
     [{}, /^authUrl: missing/],
     [{ OS_AUTH_URL: "https://e/v3" }, /^credentials: none found/],
-    [{ OS_AUTH_URL: "https://e/v3", OS_APPLICATION_CREDENTIAL_ID: "x" }, /^applicationCredentialSecret: missing/],
+    [
+      { OS_AUTH_URL: "https://e/v3", OS_APPLICATION_CREDENTIAL_ID: "x" },
+      /^applicationCredentialSecret: missing/,
+    ],
     [{ OS_AUTH_URL: "https://e/v3", OS_USERNAME: "u" }, /^password: missing/],
     [{ OS_AUTH_URL: "https://e/v3", OS_AUTH_TYPE: "token" }, /^authType: "token" is not supported/],
   ])("refuses %o", (env, message) => {
