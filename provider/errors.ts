@@ -82,6 +82,19 @@ export class ResponseError extends CostgateError {
   }
 }
 
+/** GraphQLError is a billing response carrying GraphQL `errors` (also with HTTP 200); every message is kept. */
+export class GraphQLError extends ResponseError {
+  override name = "GraphQLError";
+  readonly messages: string[];
+  constructor(
+    message: string,
+    init: { request: RequestInfo; messages: string[]; status?: number; requestId?: string; cause?: unknown },
+  ) {
+    super(message, init);
+    this.messages = init.messages;
+  }
+}
+
 /** NetworkError is a request that got no response: refused, reset, DNS, TLS. */
 export class NetworkError extends CostgateError {
   override name = "NetworkError";
@@ -116,6 +129,10 @@ export function isAuthError(e: unknown): e is AuthError {
 /** isResponseError tells whether `e` is an unusable response. */
 export function isResponseError(e: unknown): e is ResponseError {
   return e instanceof ResponseError;
+}
+/** isGraphQLError tells whether `e` is a GraphQL `errors` response. */
+export function isGraphQLError(e: unknown): e is GraphQLError {
+  return e instanceof GraphQLError;
 }
 /** isNetworkError tells whether `e` is a request that got no response (timeouts included). */
 export function isNetworkError(e: unknown): e is NetworkError {

@@ -295,3 +295,52 @@ export function identityDefaults(cloud?: string, env: NodeJS.ProcessEnv = proces
   const name = cloud ?? env["OS_CLOUD"];
   return merge(fromEnv(env), name ? fromCloudsYaml(name, env) : {});
 }
+
+/** BillingArgs are the billing settings a caller may give explicitly. */
+export interface BillingArgs {
+  /** The console/billing base address; costgate adds `/bill/graphql`. */
+  billingUrl?: string;
+  /** The console access token (spec §2.3), sent as `X-User-Token`. */
+  billingToken?: string;
+  caCert?: string;
+  insecure?: boolean;
+  timeouts?: Timeouts;
+}
+
+/** A source of stack configuration, such as `new pulumi.Config("costgate")`. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+/**
+ * resolveBillingSettings takes arguments, then stack config (`costgate:billingUrl`,
+ * `costgate:billingToken`), then `COSTGATE_BILLING_URL` / `COSTGATE_BILLING_TOKEN`.
+ */
+export function resolveBillingSettings(
+  args: BillingArgs = {},
+  config?: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): { baseUrl: string; token: string; transport: TransportOptions } {
+  const pick = (arg: string | undefined, key: string, envName: string) =>
+    [arg, config?.get(key), env[envName]].find((v) => v !== undefined && v.trim() !== "");
+  const baseUrl = pick(args.billingUrl, "billingUrl", "COSTGATE_BILLING_URL");
+  const token = pick(args.billingToken, "billingToken", "COSTGATE_BILLING_TOKEN");
+  if (!baseUrl) {
+    throw new ConfigError(
+      "billingUrl",
+      "missing; give the billing base address (--billing-url, billingUrl, costgate:billingUrl or COSTGATE_BILLING_URL); costgate adds /bill/graphql",
+    );
+  }
+  if (!token) {
+    throw new ConfigError(
+      "billingToken",
+      "missing; create a console access token (access management → access tokens) and set COSTGATE_BILLING_TOKEN (or the secret costgate:billingToken)",
+    );
+  }
+  const transport: TransportOptions = {};
+  const caCert = args.caCert ?? env["OS_CACERT"];
+  if (caCert) transport.caCert = caCert;
+  if (args.insecure) transport.insecure = true;
+  if (args.timeouts) transport.timeouts = args.timeouts;
+  return { baseUrl, token, transport };
+}

@@ -1,14 +1,21 @@
 // Links node_modules/costgate to this checkout, so that the serialized dynamic providers
 // (which load their implementation with require("costgate/...")) resolve here as they do
-// in a user's program. Runs from `npm install` (prepare) in a checkout only.
+// in a user's program. Runs after the build, and from the tests that start a provider host.
 const fs = require("node:fs");
 const path = require("node:path");
 
-const root = path.resolve(__dirname, "..");
-const link = path.join(root, "node_modules", "costgate");
-if (!fs.existsSync(path.join(root, "node_modules"))) process.exit(0);
-try {
-  if (fs.realpathSync(link) === root) process.exit(0);
+function linkSelf() {
+  const root = path.resolve(__dirname, "..");
+  const link = path.join(root, "node_modules", "costgate");
+  if (!fs.existsSync(path.join(root, "node_modules"))) return;
+  try {
+    if (fs.realpathSync(link) === root) return;
+  } catch {
+    // missing or dangling
+  }
   fs.rmSync(link, { recursive: true, force: true });
-} catch {}
-fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir");
+  fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir");
+}
+
+linkSelf();
+module.exports = { linkSelf };

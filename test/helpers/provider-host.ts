@@ -52,6 +52,8 @@ const struct = (o: Props) => Struct.fromJavaScript(o);
 
 /** startProviderHost runs `node @pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:1` from the package root. */
 export async function startProviderHost(env: Record<string, string> = {}): Promise<ProviderHost> {
+  // The serialized provider loads `costgate/...` from the program's node_modules, as in a user's program.
+  require(resolve(ROOT, "scripts/link-self.js"));
   const hostPath = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
   const child: ChildProcess = spawn(process.execPath, [hostPath, "127.0.0.1:1"], {
     cwd: ROOT,

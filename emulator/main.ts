@@ -1,0 +1,118 @@
+/**
+ * The emulator as a process: `node dist/emulator/main.js --port 5000 --seed demo --token-ttl 3600`.
+ * Prints the URLs and seeded credentials, serves until SIGINT or SIGTERM.
+ */
+import { parseArgs } from "node:util";
+import { formatBanner } from "./banner";
+import { type Emulator, type EmulatorOptions, startEmulator } from "./server";
+
+/** USAGE is the emulator's help text. */
+export const USAGE = `usage: node dist/emulator/main.js [--host 127.0.0.1] [--port 0] [--seed demo] [--token-ttl 3600] [--json]
+
+  --host       interface to listen on (default 127.0.0.1)
+  --port       port, 0 for a free one (default 0)
+  --seed       seed of ids, credentials and charges (default demo)
+  --token-ttl  identity token lifetime in seconds (default 3600)
+  --json       print the URLs and seed as one JSON object instead of the banner
+`;
+
+/** UsageError is a bad command line; its message names the option. */
+export class UsageError extends Error {}
+
+/** EmulatorArgs are the parsed command line: options for startEmulator, and the output form. */
+export interface EmulatorArgs {
+  help: boolean;
+  json: boolean;
+  options: EmulatorOptions & { tokenTtlSeconds: number };
+}
+
+/**
+ * parseEmulatorArgs reads the command line (node:util parseArgs) or throws UsageError.
+ *
+ * @example parseEmulatorArgs(["--port", "5000", "--seed", "demo"]).options.port // 5000
+ */
+export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
+  let values: {
+    host?: string;
+    port?: string;
+    seed?: string;
+    "token-ttl"?: string;
+    json?: boolean;
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: "string" },
+        port: { type: "string", short: "p" },
+        seed: { type: "string" },
+        "token-ttl": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? "0") || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, got "${values.port}"`);
+  }
+  const ttl = values["token-ttl"] === undefined ? 3600 : Number(values["token-ttl"]);
+  if (!(ttl > 0))
+    throw new UsageError(`--token-ttl must be a positive number of seconds, got "${values["token-ttl"]}"`);
+  const options: EmulatorArgs["options"] = { port, tokenTtlSeconds: ttl };
+  if (values.host !== undefined) options.host = values.host;
+  if (values.seed !== undefined) options.seed = values.seed;
+  return { help: values.help ?? false, json: values.json ?? false, options };
+}
+
+/**
+ * main starts the emulator from a command line, writes where it listens and what it was seeded
+ * with, and (with `signals`) stops it on SIGINT/SIGTERM. Resolves with the running emulator,
+ * or undefined after --help.
+ *
+ * @example const emu = await main(["--port", "0", "--json"], { write: (s) => out.push(s), signals: false });
+ */
+export async function main(
+  argv: string[] = process.argv.slice(2),
+  io: { write: (text: string) => void; signals: boolean } = {
+    write: (text) => process.stdout.write(text),
+    signals: true,
+  },
+): Promise<Emulator | undefined> {
+  const args = parseEmulatorArgs(argv);
+  if (args.help) {
+    io.write(USAGE);
+    return undefined;
+  }
+  const emu = await startEmulator(args.options);
+  if (args.json) {
+    const { url, identityUrl, billingUrl, seed } = emu;
+    const ttl = args.options.tokenTtlSeconds;
+    io.write(`${JSON.stringify({ url, identityUrl, billingUrl, tokenTtlSeconds: ttl, seed })}\n`);
+  } else {
+    io.write(formatBanner(emu, { tokenTtlSeconds: args.options.tokenTtlSeconds }));
+  }
+  if (io.signals) {
+    const stop = () => {
+      void emu.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  }
+  return emu;
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    const usage = err instanceof UsageError;
+    process.stderr.write(
+      `emulator: ${err instanceof Error ? err.message : String(err)}\n${usage ? USAGE : ""}`,
+    );
+    process.exit(usage ? 2 : 1);
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * startEmulator: one node:http server on 127.0.0.1 answering as Keystone v3 (`/`, `/v3`,
+ * `/v3/auth/tokens`) and as the billing GraphQL endpoint (`/bill/graphql`).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type BillingProjectInput, BillingStore } from "./billing/data";
+import { dayIndexOf } from "./billing/days";
+import { handleBilling } from "./billing/routes";
+import { billingSchema } from "./billing/schema";
+import { jsonReply, type RecordedRequest, readBody, record, writeReply } from "./http";
+import { Directory } from "./identity/directory";
+import { handleIdentity } from "./identity/routes";
+import { TokenStore } from "./identity/tokens";
+import { defaultKnobs, type Knobs } from "./knobs";
+import { buildSeed, DEFAULT_SEED, type SeedData } from "./seed";
+
+/** EmulatorOptions configure startEmulator; every field is optional. */
+export interface EmulatorOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 0 (a free port). */
+  port?: number;
+  /** Seed of all generated ids, credentials and charges; default "demo". */
+  seed?: number | string;
+  /** Lifetime of issued identity tokens in seconds; default 3600. */
+  tokenTtlSeconds?: number;
+  /** Clock for issued_at/expires_at, token expiry and billing's "today"; default the real clock. */
+  now?: () => Date;
+}
+
+/** Emulator is a running emulator. */
+export interface Emulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** The identity base address, `url + "/v3"` (OS_AUTH_URL). */
+  identityUrl: string;
+  /** The billing base address: clients POST to `billingUrl + "/bill/graphql"`. */
+  billingUrl: string;
+  /** The seeded credentials and ids. */
+  seed: SeedData;
+  /** Run-time switches: faults, latency, representation. Mutate freely. */
+  knobs: Knobs;
+  /** Every request received, in order (clear with `requests.length = 0`). */
+  requests: RecordedRequest[];
+  /** setProject adds or replaces a billing project. */
+  setProject(project: BillingProjectInput): void;
+  /** removeProject deletes a billing project. */
+  removeProject(id: number): void;
+  /** addSyntheticProjects seeds `count` generated billing projects from `firstId` (default 100000); returns their ids. */
+  addSyntheticProjects(count: number, firstId?: number): number[];
+  /** billingProjectIds lists the billing project ids now known. */
+  billingProjectIds(): number[];
+  /** resetKnobs restores healthy knobs in place. */
+  resetKnobs(): void;
+  /** close stops the server and drops open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * startEmulator starts the emulator and resolves once it listens.
+ *
+ * @example
+ * const emu = await startEmulator({ seed: "demo" });
+ * const res = await fetch(`${emu.identityUrl}/auth/tokens`, { method: "POST", body: JSON.stringify(body) });
+ * await emu.close();
+ */
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const host = opts.host ?? "127.0.0.1";
+  const now = opts.now ?? (() => new Date());
+  const ttl = opts.tokenTtlSeconds ?? 3600;
+  if (!(ttl > 0)) throw new RangeError(`tokenTtlSeconds must be a positive number of seconds, got ${ttl}`);
+  const seedValue = opts.seed ?? DEFAULT_SEED;
+  const { data: seed, billingProjects } = buildSeed(seedValue, dayIndexOf(now().getTime()));
+
+  const store = new BillingStore(String(seedValue));
+  for (const p of billingProjects) store.setProject(p);
+  const dir = new Directory(seed);
+  const tokens = new TokenStore(now, ttl);
+  const schema = billingSchema();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  const emu: Emulator = {
+    url: "",
+    identityUrl: "",
+    billingUrl: "",
+    seed,
+    knobs: defaultKnobs(),
+    requests: [],
+    setProject: (p) => store.setProject(p),
+    removeProject: (id) => store.removeProject(id),
+    addSyntheticProjects: (count, firstId = 100_000) => store.addSynthetic(count, firstId),
+    billingProjectIds: () => store.projectIds(),
+    resetKnobs() {
+      const fresh = defaultKnobs();
+      for (const key of ["billing", "identity"] as const) {
+        const k = emu.knobs[key] as unknown as Record<string, unknown>;
+        for (const name of Object.keys(k)) delete k[name];
+        Object.assign(k, fresh[key]);
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const rec = record(req, raw, now());
+    emu.requests.push(rec);
+    const billing = rec.path === "/bill/graphql";
+    const latency = (billing ? emu.knobs.billing : emu.knobs.identity).latencyMs;
+    if (latency && latency > 0) await sleep(latency);
+    if (closed) return;
+    const answer = billing
+      ? handleBilling({ schema, store, seed, knobs: () => emu.knobs.billing, now }, rec)
+      : handleIdentity(
+          { seed, dir, tokens, knobs: () => emu.knobs.identity },
+          rec,
+          req.headers.host ? `http://${req.headers.host}` : emu.url,
+        );
+    writeReply(req, res, answer);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      const body = {
+        error: { code: 500, message: `emulator error: ${message}`, title: "Internal Server Error" },
+      };
+      writeReply(req, res, jsonReply(500, body));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  emu.url = `http://${urlHost}:${port}`;
+  emu.identityUrl = `${emu.url}/v3`;
+  emu.billingUrl = emu.url;
+  emu.close = () =>
+    new Promise<void>((resolve, reject) => {
+      if (closed) return resolve();
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections();
+    });
+  return emu;
+}

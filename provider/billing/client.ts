@@ -1,0 +1,330 @@
+/**
+ * The billing GraphQL endpoint: `POST {base_url}/bill/graphql` with the console access token in
+ * `X-User-Token` (spec §4.3, §4.4, §5). Never `Authorization: Bearer` (spec §5.4, §7).
+ */
+import pLimit from "p-limit";
+import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
+import { describeBody, type HttpResponse, parseJson, send, type TransportOptions } from "../http";
+import {
+  balanceDocument,
+  consumptionDocument,
+  DEFAULT_VARIABLE_TYPES,
+  expectedTypes,
+  type VariableTypes,
+} from "./documents";
+import { parseAmount } from "./money";
+import { isoDay, type Period, parsePeriod, splitPeriod } from "./periods";
+import { type ProductId, parseProduct, productName } from "./products";
+import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
+
+/** Where the billing endpoint is and the console access token for it (spec §2.3). */
+export interface BillingEndpoint {
+  /** The console/billing base address; costgate adds `/bill/graphql`. */
+  baseUrl: string;
+  /** The console access token, sent as `X-User-Token`. */
+  token: string;
+  transport?: TransportOptions;
+}
+
+/** graphqlUrl is `{base_url}/bill/graphql`; a base that already ends so is taken as is. */
+export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
+  let u: URL;
+  try {
+    u = new URL(baseUrl.trim());
+  } catch {
+    throw new ConfigError(
+      field,
+      `"${baseUrl}" is not a URL; give the billing base address, e.g. https://console.example`,
+    );
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") {
+    throw new ConfigError(field, `must be an http(s) URL, not ${u.protocol}`);
+  }
+  u.search = "";
+  u.hash = "";
+  const path = u.pathname.replace(/\/+$/, "").replace(/\/bill\/graphql$/, "");
+  u.pathname = `${path}/bill/graphql`;
+  return u.toString();
+}
+
+/**
+ * parseProjectId accepts the project id (`externalSubscriptionId`, spec §2.4): a positive integer,
+ * as a number or a string of digits.
+ */
+export function parseProjectId(value: unknown, field = "projectId"): number {
+  const hint =
+    "give the project id from the project card in the cloud servers section: a positive integer, e.g. 4242";
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) value = Number(value);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    const shown = value === undefined ? "missing" : `${JSON.stringify(value)} is not a project id`;
+    throw new ConfigError(field, `${shown}; ${hint}`);
+  }
+  return value;
+}
+
+function checkEndpoint(ep: BillingEndpoint): string {
+  const url = graphqlUrl(ep.baseUrl);
+  if (typeof ep.token !== "string" || ep.token.trim() === "") {
+    throw new ConfigError(
+      "billingToken",
+      "missing; create a console access token (access management → access tokens) and set COSTGATE_BILLING_TOKEN",
+    );
+  }
+  return url;
+}
+
+function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
+  const rid = res.requestId ? ` (request id ${res.requestId})` : "";
+  const what = `billing endpoint answered ${res.status} to POST ${res.info.url}`;
+  const init = {
+    status: res.status,
+    request: res.info,
+    apiMessage: apiMessages.join("; ") || undefined,
+    requestId: res.requestId,
+  };
+  const said = apiMessages.length ? `: ${apiMessages.join("; ")}` : ` with ${describeBody(res)}`;
+  if (res.status === 401) {
+    return new AuthError(
+      `${what}${said} — the console access token was refused. costgate sends it in X-User-Token (never Authorization: Bearer); create one in the console under access management → access tokens (it is shown once, and may have expired) and set COSTGATE_BILLING_TOKEN${rid}`,
+      init,
+    );
+  }
+  const hint =
+    res.status === 403
+      ? "the access token's role may not read billing; use a token with the Administrator or Accountant role"
+      : res.status === 404
+        ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
+        : res.status === 429 || res.status >= 500
+          ? "the endpoint or a proxy in front of it failed; try again later"
+          : "";
+  return new HttpError(`${what}${said}${hint ? ` — ${hint}` : ""}${rid}`, init);
+}
+
+function graphqlMessages(body: unknown): string[] | undefined {
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  return errors.map((e) => {
+    const m = (e as { message?: unknown })?.message;
+    return typeof m === "string" ? m : JSON.stringify(e);
+  });
+}
+
+/** @internal postQuery sends one document and returns `data`, retrying once with the server's variable types. */
+export async function postQuery(
+  ep: BillingEndpoint,
+  document: (t: VariableTypes) => string,
+  variables: Record<string, unknown>,
+  operationName: string,
+): Promise<unknown> {
+  const url = checkEndpoint(ep);
+  let types = DEFAULT_VARIABLE_TYPES;
+  for (let attempt = 0; ; attempt++) {
+    const res = await send({
+      service: "billing",
+      method: "POST",
+      url,
+      headers: { "x-user-token": ep.token },
+      json: { query: document(types), variables, operationName },
+      transport: ep.transport,
+    });
+    const body = parseJson(res.text);
+    const messages = body === undefined ? undefined : graphqlMessages(body);
+    if (messages && attempt === 0) {
+      const corrected = expectedTypes(messages, types);
+      if (corrected) {
+        types = corrected;
+        continue;
+      }
+    }
+    if (res.status < 200 || res.status >= 300) throw statusError(res, messages ?? []);
+    if (body === undefined) {
+      throw new ResponseError(
+        `billing endpoint answered ${res.status} to POST ${res.info.url} with ${describeBody(res)}, not GraphQL JSON; check COSTGATE_BILLING_URL`,
+        { request: res.info, status: res.status, requestId: res.requestId },
+      );
+    }
+    if (messages) {
+      throw new GraphQLError(`billing endpoint returned GraphQL errors: ${messages.join("; ")}`, {
+        request: res.info,
+        messages,
+        status: res.status,
+        requestId: res.requestId,
+      });
+    }
+    return (body as { data?: unknown }).data;
+  }
+}
+
+function noData(what: string, projectId: number, productId: ProductId, res?: { url: string }): ResponseError {
+  return new ResponseError(
+    `no data — check productId: the billing endpoint has no ${what} for project ${projectId} and product ${productId} (${productName(productId)}); a wrong product or project id gives no data`,
+    { request: { service: "billing", method: "POST", url: res?.url ?? "" } },
+  );
+}
+
+/** Arguments of getBalance. */
+export interface BalanceQuery {
+  projectId: number | string;
+  /** Default 1 (openstack). */
+  product?: number | string;
+}
+
+/**
+ * getBalance reads a project's balance and bonuses (spec §4.3).
+ *
+ * @example const { balance, bonuses } = await getBalance(endpoint, { projectId: 4242, product: "openstack" });
+ */
+export async function getBalance(
+  ep: BillingEndpoint,
+  q: BalanceQuery,
+  now: () => Date = () => new Date(),
+): Promise<ProjectBalance> {
+  const projectId = parseProjectId(q.projectId);
+  const productId = parseProduct(q.product ?? 1);
+  const data = await postQuery(
+    ep,
+    balanceDocument,
+    { externalSubscriptionId: projectId, productId },
+    "CostgateBalance",
+  );
+  const node = (data as { bill?: { getSubscriptionBalance?: unknown } } | null | undefined)?.bill
+    ?.getSubscriptionBalance;
+  if (!node || typeof node !== "object")
+    throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
+  const raw = node as { balance?: unknown; bonuses?: unknown };
+  if (raw.balance === null || raw.balance === undefined)
+    throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
+  const balance = parseAmount(raw.balance);
+  const bonuses = parseAmount(raw.bonuses);
+  if (!balance || !bonuses) {
+    throw new ResponseError(`billing endpoint sent a balance that is not a number for project ${projectId}`, {
+      request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) },
+    });
+  }
+  return {
+    projectId,
+    productId,
+    balance: Number(balance.toString()),
+    bonuses: Number(bonuses.toString()),
+    fetchedAt: now().toISOString(),
+  };
+}
+
+/**
+ * normalizeDay reads `day` as a date, a timestamp (its written date is kept: a day of charges is a
+ * calendar day, whatever the offset), or epoch seconds/milliseconds.
+ */
+export function normalizeDay(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const ms = Math.abs(value) < 1e11 ? value * 1000 : value;
+    return isoDay(new Date(ms));
+  }
+  if (typeof value !== "string") return undefined;
+  const t = value.trim();
+  if (/^\d+$/.test(t)) return normalizeDay(Number(t));
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(t);
+  if (m) {
+    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    return isoDay(d) === `${m[1]}-${m[2]}-${m[3]}` ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+  }
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? undefined : isoDay(d);
+}
+
+async function fetchWindow(
+  ep: BillingEndpoint,
+  projectId: number,
+  productId: ProductId,
+  w: Period,
+): Promise<RawDay[]> {
+  const data = await postQuery(
+    ep,
+    consumptionDocument,
+    { periodFrom: w.periodFrom, periodTo: w.periodTo, externalSubscriptionId: projectId, productId },
+    "CostgateConsumption",
+  );
+  const report = (data as { bill?: { reportSubscriptionConsuming?: unknown } } | null | undefined)?.bill
+    ?.reportSubscriptionConsuming;
+  if (report === null || report === undefined)
+    throw noData("consumption", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
+  const items = Array.isArray(report) ? report : (report as { items?: unknown }).items;
+  if (items === null || items === undefined) return [];
+  if (!Array.isArray(items)) {
+    throw new ResponseError("billing endpoint sent consumption items that are not a list", {
+      request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) },
+    });
+  }
+  const out: RawDay[] = [];
+  items.forEach((item, i) => {
+    const it = (item ?? {}) as { day?: unknown; totalAmount?: unknown; totalBonuses?: unknown };
+    const day = normalizeDay(it.day);
+    const amount = parseAmount(it.totalAmount);
+    const bonuses = parseAmount(it.totalBonuses);
+    if (!day || !amount || !bonuses) {
+      const field = !day ? "day" : !amount ? "totalAmount" : "totalBonuses";
+      throw new ResponseError(`billing endpoint sent consumption item ${i} with an unreadable ${field}`, {
+        request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) },
+      });
+    }
+    // Keep only the window's own days: windows never share a day, so none is counted twice.
+    if (day >= w.fromDay && day <= w.toDay) out.push({ day, amount, bonuses });
+  });
+  return out;
+}
+
+/** Arguments of getConsumption. */
+export interface ConsumptionQuery {
+  projectId: number | string;
+  /** Default 1 (openstack). */
+  product?: number | string;
+  /** Start: a Date, `YYYY-MM-DD` or an ISO timestamp. */
+  from: Date | string;
+  /** End (a date means the whole day). Default: now. */
+  to?: Date | string;
+  /** Longest window one request asks for, in days. Default 31. */
+  windowDays?: number;
+  /** Windows fetched at once. Default 4. */
+  concurrency?: number;
+  /** Add zero items for days without charges. Default false. */
+  fillMissingDays?: boolean;
+  /** Called after each window, for progress displays. */
+  onWindow?: (done: number, total: number) => void;
+}
+
+/**
+ * getConsumption reads per-day charges of a period (spec §4.4), in windows when the period is long,
+ * and sums them in decimal arithmetic.
+ *
+ * @example const usage = await getConsumption(endpoint, { projectId: 4242, from: "2026-11-01", to: "2026-11-22" });
+ */
+export async function getConsumption(
+  ep: BillingEndpoint,
+  q: ConsumptionQuery,
+  now: () => Date = () => new Date(),
+): Promise<ProjectConsumption> {
+  const projectId = parseProjectId(q.projectId);
+  const productId = parseProduct(q.product ?? 1);
+  const clock = now();
+  const period = parsePeriod(q.from, q.to, clock);
+  const windows = splitPeriod(period, q.windowDays ?? 31);
+  const concurrency = q.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ConfigError("concurrency", `must be a whole number, 1 or more (got ${concurrency})`);
+  }
+  checkEndpoint(ep);
+  const limit = pLimit(concurrency);
+  let done = 0;
+  const parts = await Promise.all(
+    windows.map((w) =>
+      limit(async () => {
+        const days = await fetchWindow(ep, projectId, productId, w);
+        q.onWindow?.(++done, windows.length);
+        return days;
+      }),
+    ),
+  );
+  return summarize({ projectId, productId, ...period }, parts.flat(), {
+    fillMissingDays: q.fillMissingDays,
+    today: isoDay(clock),
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Periods of the consumption report (spec §2.4, §4.4): parsed from a Date, `YYYY-MM-DD` or an ISO
+ * timestamp, sent as `YYYY-MM-DDTHH:mm:ss.sssZ` in UTC, and split into windows for long periods.
+ */
+import { ConfigError } from "../errors";
+
+const DAY_MS = 86_400_000;
+const ACCEPTED = "use a date YYYY-MM-DD, an ISO 8601 timestamp (2026-11-01T00:00:00Z) or a Date";
+
+/** A period bound: an instant, and whether it was given as a whole day. */
+export interface Bound {
+  at: Date;
+  dateOnly: boolean;
+}
+
+/** isoDay is the UTC day of an instant, `YYYY-MM-DD`. */
+export function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** dayStart is 00:00:00.000Z of a `YYYY-MM-DD` day. */
+export function dayStart(day: string): Date {
+  return new Date(`${day}T00:00:00.000Z`);
+}
+
+/** addDays adds whole days to a `YYYY-MM-DD` day. */
+export function addDays(day: string, n: number): string {
+  return isoDay(new Date(dayStart(day).getTime() + n * DAY_MS));
+}
+
+/** daysBetween counts the days from `a` to `b` inclusive (0 when b is before a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.max(0, Math.round((dayStart(b).getTime() - dayStart(a).getTime()) / DAY_MS) + 1);
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * parseBound reads one bound of a period. Impossible dates (2026-02-30) are refused.
+ *
+ * @example parseBound("2026-11-01", "from") // { at: 2026-11-01T00:00:00.000Z, dateOnly: true }
+ */
+export function parseBound(value: unknown, field: string): Bound {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new ConfigError(field, `is an invalid Date; ${ACCEPTED}`);
+    return { at: new Date(value.getTime()), dateOnly: false };
+  }
+  if (typeof value !== "string" || value.trim() === "") throw new ConfigError(field, `missing; ${ACCEPTED}`);
+  const text = value.trim();
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+      text,
+    );
+  if (!m) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
+  const [, y, mo, d, hh, mi, ss, , zone] = m;
+  if (!validDate(Number(y), Number(mo), Number(d))) {
+    throw new ConfigError(field, `"${text}" is not a real date (${y}-${mo} has no day ${d}); ${ACCEPTED}`);
+  }
+  if (hh === undefined) return { at: new Date(`${y}-${mo}-${d}T00:00:00.000Z`), dateOnly: true };
+  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 59) {
+    throw new ConfigError(field, `"${text}" has an impossible time; ${ACCEPTED}`);
+  }
+  const at = new Date(zone ? text.replace(" ", "T") : `${text.replace(" ", "T")}Z`);
+  if (Number.isNaN(at.getTime())) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
+  return { at, dateOnly: false };
+}
+
+/** A validated period: the days it covers and the exact strings sent. */
+export interface Period {
+  fromDay: string;
+  toDay: string;
+  /** Sent as periodFrom: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+  periodFrom: string;
+  /** Sent as periodTo: `YYYY-MM-DDTHH:mm:ss.sssZ`; a date-only `to` means the end of that day. */
+  periodTo: string;
+}
+
+/** formatInstant renders the one format the endpoint takes (spec §8). */
+export function formatInstant(d: Date): string {
+  return d.toISOString();
+}
+
+/**
+ * parsePeriod validates `from` and `to` (default: now), refusing `from` after `to`.
+ *
+ * @example parsePeriod("2026-11-01", "2026-11-22").periodTo // "2026-11-22T23:59:59.999Z"
+ */
+export function parsePeriod(from: unknown, to: unknown, now: Date = new Date()): Period {
+  const f = parseBound(from, "from");
+  const t =
+    to === undefined || to === null || to === "" ? { at: now, dateOnly: false } : parseBound(to, "to");
+  const end = t.dateOnly ? new Date(t.at.getTime() + DAY_MS - 1) : t.at;
+  if (f.at.getTime() > end.getTime()) {
+    throw new ConfigError(
+      "from",
+      `${formatInstant(f.at)} is after to (${formatInstant(end)}); give a period whose start comes before its end`,
+    );
+  }
+  return {
+    fromDay: isoDay(f.at),
+    toDay: isoDay(end),
+    periodFrom: formatInstant(f.at),
+    periodTo: formatInstant(end),
+  };
+}
+
+/**
+ * splitPeriod cuts a period into windows of at most `windowDays` whole days. Windows never share a
+ * day, so merging them cannot count a boundary day twice; a period that fits is one window.
+ */
+export function splitPeriod(p: Period, windowDays: number): Period[] {
+  if (!Number.isInteger(windowDays) || windowDays < 1) {
+    throw new ConfigError("windowDays", `must be a whole number of days, 1 or more (got ${windowDays})`);
+  }
+  if (daysBetween(p.fromDay, p.toDay) <= windowDays) return [p];
+  const out: Period[] = [];
+  for (let start = p.fromDay; start <= p.toDay; start = addDays(start, windowDays)) {
+    const lastDay = addDays(start, windowDays - 1);
+    const end = lastDay >= p.toDay ? p.toDay : lastDay;
+    out.push({
+      fromDay: start,
+      toDay: end,
+      periodFrom: start === p.fromDay ? p.periodFrom : formatInstant(dayStart(start)),
+      periodTo: end === p.toDay ? p.periodTo : `${end}T23:59:59.999Z`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * Billing results, normalized: numbers, `day` as `YYYY-MM-DD`, items sorted, totals in decimal
+ * arithmetic (spec §2.5, §2.6).
+ */
+import type Big from "big.js";
+import { cents, sum, toNumber } from "./money";
+import { addDays, daysBetween } from "./periods";
+import type { ProductId } from "./products";
+
+/** ProjectBalance is a project's balance and bonuses (spec §2.5, `getSubscriptionBalance`). */
+export interface ProjectBalance {
+  projectId: number;
+  productId: ProductId;
+  balance: number;
+  bonuses: number;
+  /** When the balance was read, ISO 8601 UTC. */
+  fetchedAt: string;
+}
+
+/** DailyCharge is one day of charges (spec §2.6): `day` is `YYYY-MM-DD`. */
+export interface DailyCharge {
+  day: string;
+  totalAmount: number;
+  totalBonuses: number;
+}
+
+/** ProjectConsumption is the per-day charges of a period and what follows from them. */
+export interface ProjectConsumption {
+  projectId: number;
+  productId: ProductId;
+  /** The period as sent, `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+  periodFrom: string;
+  periodTo: string;
+  /** One item per day with charges (every day of the period with fillMissingDays), sorted by day. */
+  items: DailyCharge[];
+  total: { amount: number; bonuses: number };
+  /** total.amount / days, to the cent. */
+  dailyAverage: number;
+  /** The days the period covers, up to today: the divisor of dailyAverage. */
+  days: number;
+  /** The day with the highest amount, or null with no charges. */
+  highestDay: DailyCharge | null;
+  /** The average of the last 7 days covered (missing days count as 0), to the cent. */
+  trailing7DayAverage: number;
+}
+
+/** @internal A day's decimals before they become numbers. */
+export interface RawDay {
+  day: string;
+  amount: Big;
+  bonuses: Big;
+}
+
+/** @internal summarize builds a ProjectConsumption from merged days. */
+export function summarize(
+  head: {
+    projectId: number;
+    productId: ProductId;
+    periodFrom: string;
+    periodTo: string;
+    fromDay: string;
+    toDay: string;
+  },
+  raw: RawDay[],
+  opts: { fillMissingDays?: boolean; today: string },
+): ProjectConsumption {
+  const byDay = new Map<string, RawDay>();
+  for (const r of raw) {
+    const prev = byDay.get(r.day);
+    byDay.set(
+      r.day,
+      prev ? { day: r.day, amount: prev.amount.plus(r.amount), bonuses: prev.bonuses.plus(r.bonuses) } : r,
+    );
+  }
+  const lastDay = head.toDay < opts.today ? head.toDay : opts.today;
+  const days = daysBetween(head.fromDay, lastDay);
+  let list = [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const toItem = (r: RawDay): DailyCharge => ({
+    day: r.day,
+    totalAmount: toNumber(r.amount),
+    totalBonuses: toNumber(r.bonuses),
+  });
+  let items = list.map(toItem);
+  if (opts.fillMissingDays) {
+    items = [];
+    for (let d = head.fromDay; d <= lastDay; d = addDays(d, 1)) {
+      const r = byDay.get(d);
+      items.push(r ? toItem(r) : { day: d, totalAmount: 0, totalBonuses: 0 });
+    }
+  }
+  const amount = sum(list.map((r) => r.amount));
+  const bonuses = sum(list.map((r) => r.bonuses));
+  let highest: RawDay | undefined;
+  for (const r of list) if (!highest || r.amount.gt(highest.amount)) highest = r;
+  const trailingStart = addDays(lastDay, -6) > head.fromDay ? addDays(lastDay, -6) : head.fromDay;
+  const trailingDays = daysBetween(trailingStart, lastDay);
+  list = list.filter((r) => r.day >= trailingStart && r.day <= lastDay);
+  const trailing = sum(list.map((r) => r.amount));
+  return {
+    projectId: head.projectId,
+    productId: head.productId,
+    periodFrom: head.periodFrom,
+    periodTo: head.periodTo,
+    items,
+    total: { amount: toNumber(amount), bonuses: toNumber(bonuses) },
+    dailyAverage: days > 0 ? cents(amount.div(days)) : 0,
+    days,
+    highestDay: highest ? toItem(highest) : null,
+    trailing7DayAverage: trailingDays > 0 ? cents(trailing.div(trailingDays)) : 0,
+  };
+}
