@@ -1,5 +1,22 @@
+export {
+  type BillingEndpoint,
+  getBalance,
+  getConsumption,
+  graphqlUrl,
+  normalizeDay,
+  parseProjectId,
+} from "./billing/client";
+export { parsePeriod, splitPeriod } from "./billing/periods";
+export * from "./billing/products";
+export type { DailyCharge } from "./billing/results";
 export * from "./errors";
 export type { Timeouts, TransportOptions } from "./http";
 export * from "./identity";
 export * from "./resources";
-export { type IdentityArgs, type IdentitySettings, resolveIdentitySettings } from "./settings";
+export {
+  type BillingArgs,
+  type IdentityArgs,
+  type IdentitySettings,
+  resolveBillingSettings,
+  resolveIdentitySettings,
+} from "./settings";

@@ -15,8 +15,8 @@ export function parseAmount(value: unknown): Big | undefined {
   let t = value.trim().replace(/[\s\u00a0\u202f_']/g, "");
   if (t === "") return new Big(0);
   if (t.includes(",") && t.includes(".")) t = t.replace(/,/g, "");
-  else if (/^-?\d+,\d+$/.test(t)) t = t.replace(",", ".");
   else if (/^-?\d{1,3}(,\d{3})+$/.test(t)) t = t.replace(/,/g, "");
+  else if (/^-?\d+,\d+$/.test(t)) t = t.replace(",", ".");
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return undefined;
   try {
     return new Big(t);

@@ -1,2 +1,3 @@
+export * from "./billing";
 export * from "./token";
 export { DEFAULT_RENEW_BEFORE_SECONDS } from "./token-impl";

@@ -1,0 +1,132 @@
+/**
+ * `costgate balance` and `costgate usage` as a process, against the emulator.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Emulator, startEmulator } from "../../emulator";
+import { runCli } from "../identity/conformance";
+
+let emu: Emulator;
+let env: Record<string, string>;
+const billingRequests = () => emu.requests.filter((r) => r.path === "/bill/graphql");
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  emu.setProject({
+    id: 777,
+    products: {
+      1: {
+        balance: 1234.5,
+        bonuses: 10,
+        daily: [
+          { day: "2026-11-02", totalAmount: 0.2, totalBonuses: 0 },
+          { day: "2026-11-01", totalAmount: 0.1, totalBonuses: 0.05 },
+        ],
+      },
+    },
+  });
+  env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+});
+afterAll(async () => {
+  await emu?.close();
+});
+beforeEach(() => {
+  emu.resetKnobs();
+  emu.requests.length = 0;
+});
+
+describe("costgate balance", () => {
+  it("prints {projectId, productId, balance, bonuses, fetchedAt} with --json", async () => {
+    const r = await runCli(["balance", "--project-id", "777", "--json"], env);
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout);
+    expect(b).toMatchObject({ projectId: 777, productId: 1, balance: 1234.5, bonuses: 10 });
+    expect(Date.parse(b.fetchedAt)).toBeGreaterThan(0);
+  });
+
+  it("takes COSTGATE_PROJECT_ID and COSTGATE_PRODUCT", async () => {
+    const r = await runCli(["balance"], {
+      ...env,
+      COSTGATE_PROJECT_ID: "777",
+      COSTGATE_PRODUCT: "openstack",
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Project 777 \(openstack\): balance 1,234.50, bonuses 10.00/);
+  });
+
+  it("exits 3 with the 401 hint and no token", async () => {
+    const r = await runCli(["balance", "--project-id", "777"], {
+      ...env,
+      COSTGATE_BILLING_TOKEN: "canary-wrong-token",
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/X-User-Token/);
+    expect(r.stderr).not.toContain("canary-wrong-token");
+  });
+
+  it.each([
+    [["balance", "--project-id", "abc"], /--project-id: "abc" is not a project id/],
+    [["balance", "--project-id", "777", "--product", "aws"], /--product: "aws" is not a product/],
+    [["balance"], /--project-id: missing/],
+  ])("exits 2 before any request: %j", async (args, message) => {
+    const r = await runCli(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(billingRequests()).toHaveLength(0);
+  });
+
+  it("exits 2 when the billing token is missing", async () => {
+    const r = await runCli(["balance", "--project-id", "777"], { COSTGATE_BILLING_URL: emu.billingUrl });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/billingToken: missing; create a console access token/);
+  });
+});
+
+describe("costgate usage", () => {
+  const args = ["usage", "--project-id", "777", "--from", "2026-11-01", "--to", "2026-11-02"];
+
+  it("prints the JSON shape with exact totals", async () => {
+    const r = await runCli([...args, "--json"], env);
+    expect(r.code).toBe(0);
+    const u = JSON.parse(r.stdout);
+    expect(u).toMatchObject({
+      projectId: 777,
+      productId: 1,
+      periodFrom: "2026-11-01T00:00:00.000Z",
+      periodTo: "2026-11-02T23:59:59.999Z",
+      items: [
+        { day: "2026-11-01", totalAmount: 0.1, totalBonuses: 0.05 },
+        { day: "2026-11-02", totalAmount: 0.2, totalBonuses: 0 },
+      ],
+      total: { amount: 0.3, bonuses: 0.05 },
+      dailyAverage: 0.15,
+      days: 2,
+    });
+  });
+
+  it("prints CSV and a table", async () => {
+    const csv = await runCli([...args, "--csv"], env);
+    expect(csv.stdout).toBe("day,totalAmount,totalBonuses\n2026-11-01,0.1,0.05\n2026-11-02,0.2,0\n");
+    const table = await runCli(args, env);
+    expect(table.stdout).toMatch(/total\s+0.30\s+0.05/);
+  });
+
+  it.each([
+    [["--from", "2026-02-30", "--to", "2026-03-01"], /--from: "2026-02-30" is not a real date/],
+    [["--from", "2026-11-05", "--to", "2026-11-01"], /--from: .* is after to/],
+    [["--from", "2026-11-01"], /--to: missing/],
+    [["--from", "2026-11-01", "--to", "2026-11-02", "--json", "--csv"], /choose one/],
+  ])("exits 2 before any request: %j", async (extra, message) => {
+    const r = await runCli(["usage", "--project-id", "777", ...extra], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(billingRequests()).toHaveLength(0);
+  });
+
+  it("exits 3 on an HTML 502 with the status named", async () => {
+    emu.knobs.billing.htmlError = true;
+    emu.knobs.billing.status = 502;
+    const r = await runCli([...args, "--json"], env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/502.*HTML page/);
+  });
+});
