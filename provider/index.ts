@@ -8,7 +8,7 @@ export {
 } from "./billing/client";
 export { parsePeriod, splitPeriod } from "./billing/periods";
 export * from "./billing/products";
-export type { DailyCharge } from "./billing/results";
+export * from "./budget";
 export * from "./errors";
 export type { Timeouts, TransportOptions } from "./http";
 export * from "./identity";

@@ -3,6 +3,7 @@
  * arithmetic (spec §2.5, §2.6).
  */
 import type Big from "big.js";
+import type { DailyCharge } from "../budget/types";
 import { cents, sum, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";
 import type { ProductId } from "./products";
@@ -17,12 +18,8 @@ export interface ProjectBalance {
   fetchedAt: string;
 }
 
-/** DailyCharge is one day of charges (spec §2.6): `day` is `YYYY-MM-DD`. */
-export interface DailyCharge {
-  day: string;
-  totalAmount: number;
-  totalBonuses: number;
-}
+/** DailyCharge is one day of charges (spec §2.6): `day` is `YYYY-MM-DD`. Shared with the budget rules. */
+export type { DailyCharge } from "../budget/types";
 
 /** ProjectConsumption is the per-day charges of a period and what follows from them. */
 export interface ProjectConsumption {

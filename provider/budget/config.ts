@@ -1,0 +1,136 @@
+/**
+ * Budget configuration: thresholds, options and the level of each rule, validated with zod before any
+ * rule runs. The schema is built inside a function (a module-level zod v4 schema breaks Pulumi's closure
+ * serialization; see PULUMI-NOTES.md).
+ */
+import { z } from "zod";
+import { ConfigError } from "../errors";
+import type { Level, RuleName } from "./types";
+
+/** RULE_NAMES lists the budget rules in the order `evaluate` runs them. */
+export const RULE_NAMES = [
+  "min-balance",
+  "monthly-budget",
+  "min-runway-days",
+  "daily-spike",
+] as const satisfies readonly RuleName[];
+
+/** DEFAULT_LEVELS is each rule's level when the configuration does not name one. */
+export const DEFAULT_LEVELS: Readonly<Record<RuleName, Level>> = {
+  "min-balance": "mandatory",
+  "monthly-budget": "mandatory",
+  "min-runway-days": "mandatory",
+  "daily-spike": "advisory",
+};
+
+/** DEFAULT_TRAILING_DAYS is how many full days the trailing daily average looks back over. */
+export const DEFAULT_TRAILING_DAYS = 7;
+/** DEFAULT_SPIKE_WINDOW_DAYS is how many days before the last full day the spike median covers. */
+export const DEFAULT_SPIKE_WINDOW_DAYS = 14;
+/** DEFAULT_SPIKE_FACTOR is how many times the median the last full day may reach before it is flagged. */
+export const DEFAULT_SPIKE_FACTOR = 2;
+
+const finite = () => z.number({ error: "must be a finite number" });
+const atLeast = (min: number) => finite().min(min, `must be ${min} or more`);
+const wholeDays = (min: number, max: number) =>
+  finite()
+    .int("must be a whole number of days")
+    .min(min, `must be at least ${min} days`)
+    .max(max, `must be at most ${max} days`);
+
+/**
+ * budgetConfigSchema builds the zod schema of {@link BudgetConfig}: thresholds are 0 or more, day counts
+ * are whole, unknown fields and rule names are refused. Defaults (levels, `includeBonuses: false`,
+ * `forecast: true`, `trailingDays: 7`, `spikeWindowDays: 14`, `spikeFactor: 2`, `extraDailyCost: 0`)
+ * are filled in the parsed output. Use it to derive a JSON schema (`z.toJSONSchema`) for a policy pack.
+ *
+ * @example
+ * const schema = budgetConfigSchema();
+ * schema.parse({ minBalance: 20000 }).levels["min-balance"]; // "mandatory"
+ */
+export function budgetConfigSchema() {
+  const level = z.enum(["mandatory", "advisory", "disabled"], {
+    error: "must be one of mandatory, advisory, disabled",
+  });
+  return z
+    .object({
+      minBalance: atLeast(0).optional(),
+      includeBonuses: z.boolean({ error: "must be true or false" }).default(false),
+      monthlyBudget: atLeast(0).optional(),
+      forecast: z.boolean({ error: "must be true or false" }).default(true),
+      minRunwayDays: atLeast(0).optional(),
+      spikeFactor: atLeast(1).default(DEFAULT_SPIKE_FACTOR),
+      spikeWindowDays: wholeDays(3, 366).default(DEFAULT_SPIKE_WINDOW_DAYS),
+      trailingDays: wholeDays(1, 366).default(DEFAULT_TRAILING_DAYS),
+      extraDailyCost: finite().default(0),
+      levels: z
+        .object({
+          "min-balance": level.default(DEFAULT_LEVELS["min-balance"]),
+          "monthly-budget": level.default(DEFAULT_LEVELS["monthly-budget"]),
+          "min-runway-days": level.default(DEFAULT_LEVELS["min-runway-days"]),
+          "daily-spike": level.default(DEFAULT_LEVELS["daily-spike"]),
+        })
+        .strict()
+        .prefault({}),
+    })
+    .strict();
+}
+
+/**
+ * BudgetConfig is what callers write; every field is optional. A rule whose threshold is not set is
+ * skipped.
+ *
+ * - `minBalance` (≥ 0) — min-balance: the balance must be at or above it.
+ * - `includeBonuses` (default `false`) — min-balance and min-runway-days count the bonuses as money.
+ * - `monthlyBudget` (≥ 0) — monthly-budget: the month's spend must fit in it.
+ * - `forecast` (default `true`) — monthly-budget checks the month-end forecast; `false`: only the
+ *   month-to-date spend.
+ * - `minRunwayDays` (≥ 0) — min-runway-days: the balance must last at least this many days. A balance of
+ *   0 or less fails even with `minRunwayDays: 0`.
+ * - `spikeFactor` (≥ 1, default 2) — daily-spike flags a last full day above this many times the median.
+ * - `spikeWindowDays` (3–366, default 14) — daily-spike takes the median over this many days before the
+ *   last full day.
+ * - `trailingDays` (1–366, default 7) — full days behind the trailing daily average.
+ * - `extraDailyCost` (any sign, default 0) — added to the trailing average for the forecast and the runway:
+ *   the daily cost of a planned change (negative for deletions).
+ * - `levels` — `Partial<Record<RuleName, Level>>`; unnamed rules keep {@link DEFAULT_LEVELS}.
+ *
+ * @example
+ * const config: BudgetConfig = { minBalance: 20000, monthlyBudget: 50000, minRunwayDays: 14 };
+ */
+export type BudgetConfig = z.input<ReturnType<typeof budgetConfigSchema>>;
+
+/** ResolvedBudgetConfig is a {@link BudgetConfig} after validation, with every default filled in. */
+export type ResolvedBudgetConfig = z.output<ReturnType<typeof budgetConfigSchema>>;
+
+/**
+ * zodToConfigError turns the first zod issue into a {@link ConfigError} naming the field
+ * (`minBalance`, `levels.daily-spike`, `consumption.3.day`), or `root` when the value itself is wrong.
+ * @internal
+ */
+export function zodToConfigError(err: z.ZodError, root: string): ConfigError {
+  const issue = err.issues[0];
+  if (!issue) return new ConfigError(root, "invalid");
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "?";
+    const where = path.length > 0 ? `${path.join(".")}.${key}` : key;
+    return new ConfigError(where, "unknown field; check the spelling");
+  }
+  const field = path.length > 0 ? path.join(".") : root;
+  const message = issue.code === "invalid_type" && path.length === 0 ? "must be an object" : issue.message;
+  return new ConfigError(field, message);
+}
+
+/**
+ * parseBudgetConfig validates a configuration and fills in defaults. It throws a {@link ConfigError}
+ * whose `field` names the first bad field: `minBalance: must be 0 or more`.
+ *
+ * @example
+ * parseBudgetConfig({ minRunwayDays: 14, levels: { "daily-spike": "disabled" } }).trailingDays; // 7
+ */
+export function parseBudgetConfig(config: BudgetConfig | undefined = {}): ResolvedBudgetConfig {
+  const parsed = budgetConfigSchema().safeParse(config);
+  if (!parsed.success) throw zodToConfigError(parsed.error, "config");
+  return parsed.data;
+}

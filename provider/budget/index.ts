@@ -1,0 +1,22 @@
+export { type TrailingAverage, trailingAverage } from "./average";
+export {
+  type BudgetConfig,
+  budgetConfigSchema,
+  DEFAULT_LEVELS,
+  DEFAULT_SPIKE_FACTOR,
+  DEFAULT_SPIKE_WINDOW_DAYS,
+  DEFAULT_TRAILING_DAYS,
+  parseBudgetConfig,
+  type ResolvedBudgetConfig,
+  RULE_NAMES,
+} from "./config";
+export { dailySpikeRule, MIN_SPIKE_DAYS } from "./daily-spike";
+export { daysLeftInMonth } from "./days";
+export { budgetRules, evaluate } from "./engine";
+export { forecastMonthEnd, type MonthForecast } from "./forecast";
+export { minBalanceRule } from "./min-balance";
+export { minRunwayDaysRule } from "./min-runway-days";
+export { monthlyBudgetRule } from "./monthly-budget";
+export type { BudgetRule } from "./rule";
+export { type Runway, runwayDays } from "./runway";
+export type * from "./types";

@@ -1,0 +1,64 @@
+/**
+ * The shape every budget rule shares, and the wording helpers their messages use.
+ */
+import type { TrailingAverage } from "./average";
+import type { ResolvedBudgetConfig } from "./config";
+import type { MonthForecast } from "./forecast";
+import { formatMoney } from "./money";
+import type { Runway } from "./runway";
+import type { Series } from "./series";
+import type { BudgetInput, Finding, Level, RuleName } from "./types";
+
+/**
+ * RuleContext is what a rule's check reads: the validated input and configuration, and the figures
+ * computed once for all rules.
+ * @internal
+ */
+export interface RuleContext {
+  input: BudgetInput;
+  config: ResolvedBudgetConfig;
+  series: Series;
+  trailing: TrailingAverage;
+  forecast: MonthForecast;
+  runway: Runway;
+}
+
+/**
+ * RuleOutcome is a finding before the engine gives it its configured level.
+ * @internal
+ */
+export type RuleOutcome = Omit<Finding, "rule" | "level">;
+
+/**
+ * BudgetRule describes one budget rule: its name, a one-sentence description (for a policy pack's
+ * policy list) and the level it has unless configured otherwise.
+ */
+export interface BudgetRule {
+  readonly name: RuleName;
+  readonly description: string;
+  readonly defaultLevel: Level;
+  /** @internal */
+  check(ctx: RuleContext): RuleOutcome;
+}
+
+/**
+ * notConfigured is the `skip` outcome of a rule whose threshold is not set.
+ * @internal
+ */
+export function notConfigured(ctx: RuleContext, rule: RuleName, field: string): RuleOutcome {
+  return {
+    status: "skip",
+    message: `The ${rule} rule is not configured for project ${ctx.input.projectId}: set ${field} to check it.`,
+    figures: { [field]: null },
+  };
+}
+
+/**
+ * changeNote describes the extra daily cost in a message: "" when there is none.
+ * @internal
+ */
+export function changeNote(extraDailyCost: number): string {
+  if (extraDailyCost > 0) return ` after a change adding ${formatMoney(extraDailyCost)}/day`;
+  if (extraDailyCost < 0) return ` after a change removing ${formatMoney(-extraDailyCost)}/day`;
+  return "";
+}

@@ -1,0 +1,104 @@
+/**
+ * Validation and normalization of a {@link BudgetInput}: the one place the engine looks at raw input.
+ * Every public function goes through here, so a rule never sees an unsorted, duplicated or
+ * malformed series.
+ */
+import Big from "big.js";
+import { z } from "zod";
+import { zodToConfigError } from "./config";
+import { dayNumber, utcDay } from "./days";
+import type { BudgetInput, DailyCharge } from "./types";
+
+/**
+ * Series is a normalized consumption series: one amount per UTC day, days after today dropped.
+ * @internal
+ */
+export interface Series {
+  /** Day number of today (the UTC day containing `now`). */
+  today: number;
+  /** `totalAmount` per day number; items that shared a day are added up. */
+  amounts: Map<number, Big>;
+  /** The earliest day present in the input (even with a zero amount), or `null` with no items. */
+  first: number | null;
+}
+
+function inputSchema() {
+  const finite = () => z.number({ error: "must be a finite number" });
+  const charge = z.object({
+    day: z
+      .string({ error: "must be a day as YYYY-MM-DD" })
+      .refine((d) => dayNumber(d) !== undefined, "must be a day as YYYY-MM-DD (UTC)"),
+    totalAmount: finite(),
+    totalBonuses: finite(),
+  });
+  return z.object({
+    projectId: finite().int("must be a whole number"),
+    balance: finite(),
+    bonuses: finite(),
+    consumption: z.array(charge, { error: "must be an array of daily charges" }),
+    now: z.date({ error: "must be a valid Date (the injected clock)" }),
+  });
+}
+
+/**
+ * checkInput validates the named fields of a {@link BudgetInput} (all of them by default), throwing a
+ * `ConfigError` naming the field (`balance`, `consumption.3.day`, `now`).
+ * @internal
+ */
+export function checkInput(
+  input: Partial<BudgetInput>,
+  fields: ReadonlyArray<keyof BudgetInput> = ["projectId", "balance", "bonuses", "consumption", "now"],
+): void {
+  const mask = Object.fromEntries(fields.map((f) => [f, true])) as Record<keyof BudgetInput, true>;
+  const parsed = inputSchema().pick(mask).safeParse(input);
+  if (!parsed.success) throw zodToConfigError(parsed.error, "input");
+}
+
+/**
+ * toSeries validates `consumption` and `now` and normalizes the series: sorted by day, one amount per
+ * day (duplicates added up), days after today ignored (they cannot have been charged yet).
+ * @internal
+ */
+export function toSeries(input: Pick<BudgetInput, "consumption" | "now">): Series {
+  checkInput(input, ["consumption", "now"]);
+  const today = utcDay(input.now);
+  const amounts = new Map<number, Big>();
+  let first: number | null = null;
+  const items: DailyCharge[] = input.consumption;
+  for (const item of items) {
+    const day = dayNumber(item.day) as number;
+    if (day > today) continue;
+    amounts.set(day, (amounts.get(day) ?? new Big(0)).plus(item.totalAmount));
+    if (first === null || day < first) first = day;
+  }
+  return { today, amounts: new Map([...amounts].sort((a, b) => a[0] - b[0])), first };
+}
+
+/**
+ * amountOn is the amount charged on a day: 0 when the day is missing.
+ * @internal
+ */
+export function amountOn(series: Series, day: number): Big {
+  return series.amounts.get(day) ?? new Big(0);
+}
+
+/**
+ * totalBetween adds the amounts of the days from `from` to `to`, both included.
+ * @internal
+ */
+export function totalBetween(series: Series, from: number, to: number): Big {
+  let total = new Big(0);
+  for (const [day, amount] of series.amounts) if (day >= from && day <= to) total = total.plus(amount);
+  return total;
+}
+
+/**
+ * coveredFrom is the first day of a window that the data covers: the later of the window's start and
+ * the series' first day; `null` when the data starts after `to` (or there is none).
+ * @internal
+ */
+export function coveredFrom(series: Series, from: number, to: number): number | null {
+  if (series.first === null) return null;
+  const start = Math.max(from, series.first);
+  return start > to ? null : start;
+}

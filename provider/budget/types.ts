@@ -1,0 +1,90 @@
+/**
+ * The inputs and results of the budget engine. Inputs are what the billing data sources return
+ * (spec §2.5 balance result, §2.6 consumption result), normalized to numbers and UTC days.
+ */
+
+/**
+ * DailyCharge is one day of charges, normalized: `day` is `YYYY-MM-DD` (UTC), amounts are numbers in
+ * currency units (spec §2.6). Items are expected in ascending order, possibly with gaps: a missing day
+ * means no charge. The engine sorts defensively and adds up items that share a day.
+ */
+export interface DailyCharge {
+  day: string;
+  /** Total charged amount for the day. */
+  totalAmount: number;
+  /** Total bonuses charged for the day. */
+  totalBonuses: number;
+}
+
+/**
+ * BudgetInput is everything a rule looks at: the project's balance and bonuses (spec §2.5), its daily
+ * charges and the clock. `now` is injected so that results depend on nothing but the arguments.
+ */
+export interface BudgetInput {
+  projectId: number;
+  balance: number;
+  bonuses: number;
+  consumption: DailyCharge[];
+  /** The injected clock: "today" is the UTC day that contains it. */
+  now: Date;
+}
+
+/** RuleName names one budget rule. */
+export type RuleName = "min-balance" | "monthly-budget" | "min-runway-days" | "daily-spike";
+
+/**
+ * Level is how much a rule's failure matters: a failed `mandatory` rule fails the verdict, an
+ * `advisory` one is only reported, a `disabled` one is not evaluated (its finding is a `skip`).
+ */
+export type Level = "mandatory" | "advisory" | "disabled";
+
+/**
+ * Status is a rule's outcome: `skip` when the rule is disabled, not configured (no threshold) or has
+ * too little data.
+ */
+export type Status = "pass" | "fail" | "skip";
+
+/**
+ * FigureValue is one figure behind a finding. JSON-safe: an infinite runway is `null` next to a
+ * figure `infinite: true`, never `Infinity`.
+ */
+export type FigureValue = number | string | boolean | null;
+
+/** Finding is one rule's result: a whole-sentence message and the figures it was computed from. */
+export interface Finding {
+  rule: RuleName;
+  level: Level;
+  status: Status;
+  message: string;
+  figures: Record<string, FigureValue>;
+}
+
+/** EvaluationFigures are the project-wide figures `evaluate` computed, whichever rules ran. */
+export interface EvaluationFigures {
+  balance: number;
+  bonuses: number;
+  /** Sum of `totalAmount` from the 1st of the current UTC month to today, today's partial day included. */
+  monthToDate: number;
+  /** `monthToDate` + daily rate × days left in the month after today. */
+  forecastMonthEnd: number;
+  /** The trailing daily average (see `trailingAverage`), rounded to cents, without `extraDailyCost`. */
+  dailyAverage: number;
+  /** The configured `extraDailyCost` (rounded to cents) added for the forecast and the runway. */
+  extraDailyCost: number;
+  /** Days the balance lasts at the daily rate, rounded down to 0.1; `null` when nothing is spent (infinite). */
+  runwayDays: number | null;
+  /** The last full UTC day: yesterday relative to `now`, `YYYY-MM-DD`. */
+  lastFullDay: string;
+  /** `totalAmount` of the last full day; 0 when that day has no charge. */
+  lastFullDayAmount: number;
+}
+
+/** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
+export interface Evaluation {
+  projectId: number;
+  /** One finding per rule, in the order of `RULE_NAMES`, disabled rules included as `skip`. */
+  findings: Finding[];
+  figures: EvaluationFigures;
+  /** `fail` if and only if a `mandatory` finding has status `fail`. */
+  verdict: "pass" | "fail";
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import {
+  type BudgetConfig,
+  type BudgetInput,
+  budgetRules,
+  evaluate,
+  RULE_NAMES,
+} from "../../provider/budget";
+import { ConfigError } from "../../provider/errors";
+import { daily, happy } from "./fixtures";
+
+const TODAY = "2026-11-21";
+
+const ALL: BudgetConfig = { minBalance: 10000, monthlyBudget: 50000, minRunwayDays: 7 };
+const statuses = (config: BudgetConfig, input = happy()) =>
+  evaluate(input, config).findings.map((f) => `${f.rule}:${f.level}:${f.status}`);
+
+describe("evaluate", () => {
+  it("passes the happy path and reports every figure", () => {
+    const result = evaluate(happy(), ALL);
+    expect(result.verdict).toBe("pass");
+    expect(result.projectId).toBe(4242);
+    expect(result.findings.map((f) => f.rule)).toEqual([...RULE_NAMES]);
+    expect(result.figures).toEqual({
+      balance: 12400,
+      bonuses: 0,
+      monthToDate: 20300,
+      forecastMonthEnd: 29300,
+      dailyAverage: 1000,
+      extraDailyCost: 0,
+      runwayDays: 12.4,
+      lastFullDay: "2026-11-20",
+      lastFullDayAmount: 1000,
+    });
+  });
+
+  // A spike on the last full day (5,000.00 against 1,000.00) that passes every other rule.
+  const spiky = happy({
+    consumption: [...daily("2026-10-25", [...Array(26).fill(1000), 5000]), ...daily(TODAY, [300])],
+  });
+
+  type Case = [string, BudgetInput, BudgetConfig, string[], "pass" | "fail"];
+  const cases: Case[] = [
+    [
+      "a mandatory failure fails the verdict",
+      happy(),
+      { ...ALL, minBalance: 20000 },
+      ["min-balance:mandatory"],
+      "fail",
+    ],
+    [
+      "an advisory failure does not",
+      happy(),
+      { ...ALL, minBalance: 20000, levels: { "min-balance": "advisory" } },
+      ["min-balance:advisory"],
+      "pass",
+    ],
+    [
+      "a disabled rule is not evaluated",
+      happy(),
+      { ...ALL, minBalance: 20000, levels: { "min-balance": "disabled" } },
+      [],
+      "pass",
+    ],
+    ["a spike is advisory by default", spiky, ALL, ["daily-spike:advisory"], "pass"],
+    [
+      "a mandatory spike fails the verdict",
+      spiky,
+      { ...ALL, levels: { "daily-spike": "mandatory" } },
+      ["daily-spike:mandatory"],
+      "fail",
+    ],
+    ["nothing configured: thresholds skip", happy(), {}, [], "pass"],
+  ];
+
+  it.each(cases)("%s", (_name, input, config, failing, verdict) => {
+    const result = evaluate(input, config);
+    expect(result.findings.filter((f) => f.status === "fail").map((f) => `${f.rule}:${f.level}`)).toEqual(
+      failing,
+    );
+    expect(result.verdict).toBe(verdict);
+  });
+
+  it("gives each finding its level and status", () => {
+    expect(statuses({ minBalance: 20000, levels: { "min-runway-days": "disabled" } })).toEqual([
+      "min-balance:mandatory:fail",
+      "monthly-budget:mandatory:skip",
+      "min-runway-days:disabled:skip",
+      "daily-spike:advisory:pass",
+    ]);
+    const disabled = evaluate(happy(), { levels: { "daily-spike": "disabled" } }).findings[3];
+    expect(disabled?.message).toBe("The daily-spike rule is disabled for project 4242.");
+  });
+
+  it("sorts unsorted input and gives the same result", () => {
+    const sorted = happy();
+    const shuffled = happy({ consumption: [...sorted.consumption].reverse() });
+    expect(evaluate(shuffled, ALL)).toEqual(evaluate(sorted, ALL));
+  });
+
+  it("applies an extra daily cost to the forecast and runway only", () => {
+    const { figures } = evaluate(happy(), { ...ALL, extraDailyCost: 240 });
+    expect(figures).toMatchObject({
+      monthToDate: 20300,
+      forecastMonthEnd: 31460,
+      dailyAverage: 1000,
+      runwayDays: 10,
+    });
+  });
+
+  it("returns plain JSON for no consumption yet (infinite runway is null)", () => {
+    const result = evaluate(happy({ consumption: [] }), ALL);
+    expect(result.figures).toMatchObject({ runwayDays: null, monthToDate: 0, lastFullDayAmount: 0 });
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it.each([
+    [{ balance: Number.NaN }, /^balance: must be a finite number/],
+    [{ projectId: 1.5 }, /^projectId: must be a whole number/],
+    [{ now: new Date("nope") }, /^now: must be a valid Date/],
+    [
+      { consumption: [{ day: "2026-02-30", totalAmount: 1, totalBonuses: 0 }] },
+      /^consumption\.0\.day: must be a day/,
+    ],
+    [
+      { consumption: [{ day: "2026-11-01", totalAmount: "1", totalBonuses: 0 }] },
+      /^consumption\.0\.totalAmount: /,
+    ],
+  ])("refuses bad input %#", (change, message) => {
+    expect(() => evaluate(happy(change as never), ALL)).toThrow(ConfigError);
+    expect(() => evaluate(happy(change as never), ALL)).toThrow(message);
+  });
+
+  it("lists its rules with descriptions and default levels", () => {
+    expect(budgetRules.map((r) => [r.name, r.defaultLevel])).toEqual([
+      ["min-balance", "mandatory"],
+      ["monthly-budget", "mandatory"],
+      ["min-runway-days", "mandatory"],
+      ["daily-spike", "advisory"],
+    ]);
+    for (const r of budgetRules) expect(r.description).toMatch(/^The project's .+\.$/);
+  });
+});
