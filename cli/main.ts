@@ -80,6 +80,72 @@ Examples:
     )
     .action((opts: Opts) => run(import("./commands/billing").then((m) => m.usageCommand(opts))));
 
+  addBillingOptions(
+    program
+      .command("check")
+      .description("run the budget rules on live billing data; exit 1 when a mandatory rule fails")
+      .option("--min-balance <amount>", "balance must stay at or above this")
+      .option("--include-bonuses", "count bonuses towards the balance and runway")
+      .option("--monthly-budget <amount>", "month-to-date spend plus forecast must fit this")
+      .option("--min-runway-days <days>", "days until the balance runs out at the trailing average")
+      .option("--spike-factor <factor>", "flag yesterday above the 14-day median times this (advisory)")
+      .option(
+        "--level <rule=level>",
+        "set a rule's level: mandatory, advisory or disabled (repeatable)",
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option("--concurrency <n>", "projects checked at once (default 8)")
+      .option("--json", "print {verdict, checkedAt, projects: [{projectId, evaluation | error}]}"),
+  )
+    .addHelpText(
+      "after",
+      `
+Several projects: --project-id 4242,1001 (or COSTGATE_PROJECT_ID=4242,1001).
+
+Examples:
+  costgate check --project-id 4242 --min-balance 5000 --min-runway-days 14
+  costgate check --project-id 4242 --monthly-budget 40000 --spike-factor 2.5 --json
+
+Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory rule fails,
+2 bad usage (nothing sent), 3 billing unreachable.`,
+    )
+    .action((opts: Opts) => run(import("./commands/check").then((m) => m.checkCommand(opts))));
+
+  addBillingOptions(
+    program
+      .command("report")
+      .description(
+        "show a project's balance, daily spend against the budget, forecast, runway and rule verdicts",
+      )
+      .option("--from <day>", "first day: YYYY-MM-DD or an ISO timestamp (default: 59 days before --to)")
+      .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default: today)")
+      .option("--html <file>", "also write a self-contained HTML report (chart, verdicts, data) to this file")
+      .option("--markdown", "print Markdown for a pull-request comment instead of the terminal report")
+      .option("--json", "print {balance, consumption, forecast, config, evaluation} as JSON")
+      .option("--monthly-budget <amount>", "budget of a calendar month; its daily allowance is marked")
+      .option("--min-balance <amount>", "balance to stay at or above")
+      .option("--min-runway-days <days>", "days the balance must last at the last 7 days' spend")
+      .option(
+        "--spike-factor <factor>",
+        "flag yesterday above this many times the 14-day median (default 2)",
+      ),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  export COSTGATE_BILLING_URL=https://console.example COSTGATE_BILLING_TOKEN=...
+  costgate report --project-id 4242 --monthly-budget 40000 --min-runway-days 14
+  costgate report --project-id 4242 --monthly-budget 40000 --html report.html   # open it in a browser
+  costgate report --project-id 4242 --from 2026-10-01 --to 2026-10-31 --markdown >> "$GITHUB_STEP_SUMMARY"
+  costgate report --project-id 4242 --min-balance 5000 --json | jq .evaluation.verdict
+
+Colors only on a terminal, never with NO_COLOR; progress on stderr only on a terminal.
+Exit codes: 0 the report was made (whatever the verdict; costgate check is the gate),
+2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached.`,
+    )
+    .action((opts: Opts) => run(import("./commands/report").then((m) => m.reportCommand(opts))));
+
   program
     .command("demo")
     .description(

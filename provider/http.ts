@@ -1,38 +1,86 @@
 /**
- * The one place that talks HTTP: TLS settings, timeouts, redaction, debug logging and the mapping
- * of transport failures to costgate's errors. Callers decide what a status means.
+ * The one place that talks HTTP: TLS settings, timeouts, retries, redaction, debug logging and the
+ * mapping of transport failures to costgate's errors. Callers decide what a status means.
+ *
+ * Built on `node:http` / `node:https` with keep-alive agents: they are part of Node itself, so a
+ * short-lived `costgate token` process pays nothing to load them (undici cost ~0.35 s per process:
+ * its require and the compilation of its WASM parser; see docs/BENCHMARKS.md).
  * @internal
  */
 import { readFileSync } from "node:fs";
-import { Agent, request } from "undici";
+import * as http from "node:http";
+import * as https from "node:https";
+import type { Socket } from "node:net";
 import { ConfigError, NetworkError, type RequestInfo, type Service, TimeoutError } from "./errors";
 
-/** Timeouts of one request, in milliseconds. */
+/** Timeouts of one request (one attempt), in milliseconds. */
 export interface Timeouts {
   /** Establishing the TCP/TLS connection. Default 10 000. */
   connectMs?: number;
-  /** Waiting for the response headers. Default 30 000. */
+  /** Waiting for the response headers once connected. Default 30 000 (or `COSTGATE_TIMEOUT_MS`). */
   headersMs?: number;
-  /** Between two chunks of the body. Default 30 000. */
+  /** Between two chunks of the body. Default 30 000 (or `COSTGATE_TIMEOUT_MS`). */
   bodyMs?: number;
-  /** The whole request, start to last byte. Default 60 000. */
+  /** One attempt, start to last byte. Default 60 000 (or `COSTGATE_TIMEOUT_MS`). */
   totalMs?: number;
 }
 
-/** How to reach an endpoint: TLS settings and timeouts. */
+/**
+ * RetryOptions say how often and how long a request is tried again. Which failures are retried
+ * depends on the request: see {@link HttpRequest.idempotent}.
+ *
+ * Attempt n+1 waits a random time in [0, min(maxDelayMs, baseMs · 2^(n-1))] ("full jitter"), or
+ * what the server's `Retry-After` asks for on a 429/503 (seconds or an HTTP date); a `Retry-After`
+ * longer than `maxDelayMs` or the time left is not waited for: the response is returned as it is.
+ *
+ * @example
+ * const transport = { retry: { tries: 5, baseMs: 100, maxDelayMs: 2_000, totalMs: 10_000 } };
+ */
+export interface RetryOptions {
+  /** Attempts in all, the first included; 1 turns retries off. Default 3 (`COSTGATE_RETRIES` + 1). */
+  tries?: number;
+  /** Base of the exponential backoff. Default 200. */
+  baseMs?: number;
+  /** Longest wait between two attempts. Default 5 000. */
+  maxDelayMs?: number;
+  /**
+   * Time budget of all attempts and waits: no retry starts past it and a retry is cut off at it
+   * (the first attempt keeps its own timeouts). Default 20 000.
+   */
+  totalMs?: number;
+  /** Waits between attempts; inject one in tests. Default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** A number in [0, 1) for the jitter; inject one in tests. Default Math.random. */
+  random?: () => number;
+  /** The clock of the budget and of `Retry-After` dates, in ms since the epoch. Default Date.now. */
+  now?: () => number;
+}
+
+/** How to reach an endpoint: TLS settings, timeouts and retries. */
 export interface TransportOptions {
   /** Path to a PEM bundle of CA certificates to trust (like `OS_CACERT`). */
   caCert?: string;
   /** Skip TLS verification (like `--insecure`). Warns once per process. */
   insecure?: boolean;
   timeouts?: Timeouts;
+  /** Retries of failed attempts; `false` is `{ tries: 1 }`. */
+  retry?: RetryOptions | false;
 }
 
+/** The timeouts used when neither the caller nor `COSTGATE_TIMEOUT_MS` gives one. */
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
   connectMs: 10_000,
   headersMs: 30_000,
   bodyMs: 30_000,
   totalMs: 60_000,
+};
+
+/** The retry settings used when neither the caller nor `COSTGATE_RETRIES` gives them. */
+export const DEFAULT_RETRY: Required<Pick<RetryOptions, "tries" | "baseMs" | "maxDelayMs" | "totalMs">> = {
+  tries: 3,
+  baseMs: 200,
+  maxDelayMs: 5_000,
+  totalMs: 20_000,
 };
 
 /** One request. `json` is sent as the body with `Content-Type: application/json`. */
@@ -43,6 +91,14 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   json?: unknown;
   transport?: TransportOptions;
+  /**
+   * Whether sending the request twice does no harm. Idempotent requests are retried on connection
+   * errors, timeouts, a broken body, 429 and 502/503/504. Others (token issue, revoke) are retried
+   * only when no response arrived: the connection was refused, reset or timed out before any byte
+   * of an answer. Default: true for GET and HEAD, false otherwise — a read-only POST (a GraphQL
+   * query) says so here.
+   */
+  idempotent?: boolean;
 }
 
 /** A response with its body read as text. Header names are lower case. */
@@ -52,6 +108,8 @@ export interface HttpResponse {
   text: string;
   requestId?: string;
   info: RequestInfo;
+  /** How many attempts it took (1 without retries). */
+  attempts: number;
 }
 
 /** Headers whose values are credentials: never logged, never part of an error. */
@@ -63,37 +121,56 @@ const SECRET_HEADERS = new Set([
   "cookie",
 ]);
 
-const agents = new Map<string, Agent>();
+/** Statuses an idempotent request is tried again on. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+
+/**
+ * Error codes meaning no answer came and the request may not even have arrived: retried for every
+ * request. (ENOTFOUND and TLS errors are not: trying again will not help.)
+ */
+const NO_RESPONSE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+const agents = new Map<string, http.Agent>();
 let warnedInsecure = false;
 
-function agentFor(transport: TransportOptions | undefined): Agent {
-  const t = { ...DEFAULT_TIMEOUTS, ...transport?.timeouts };
-  const key = JSON.stringify([transport?.caCert ?? "", transport?.insecure === true, t.connectMs]);
+function agentFor(transport: TransportOptions | undefined, secure: boolean): http.Agent {
+  const key = JSON.stringify([secure, transport?.caCert ?? "", transport?.insecure === true]);
   let agent = agents.get(key);
   if (agent) return agent;
-  let ca: string | undefined;
-  if (transport?.caCert) {
-    try {
-      ca = readFileSync(transport.caCert, "utf8");
-    } catch (cause) {
-      throw new ConfigError(
-        "cacert",
-        `cannot read the CA bundle ${transport.caCert}; point OS_CACERT (or cacert in clouds.yaml) at a readable PEM file`,
-        { cause },
+  // Free sockets close after 4 s, before the usual 5 s of servers, so a reused one is not being closed.
+  const keepAlive = { keepAlive: true, timeout: 4_000, scheduling: "lifo" as const };
+  if (!secure) {
+    agent = new http.Agent(keepAlive);
+  } else {
+    let ca: string | undefined;
+    if (transport?.caCert) {
+      try {
+        ca = readFileSync(transport.caCert, "utf8");
+      } catch (cause) {
+        throw new ConfigError(
+          "cacert",
+          `cannot read the CA bundle ${transport.caCert}; point OS_CACERT (or cacert in clouds.yaml) at a readable PEM file`,
+          { cause },
+        );
+      }
+    }
+    if (transport?.insecure && !warnedInsecure) {
+      warnedInsecure = true;
+      process.emitWarning(
+        "TLS certificate verification is disabled (insecure); use a CA bundle (OS_CACERT) instead",
+        "CostgateInsecureWarning",
       );
     }
+    agent = new https.Agent({ ...keepAlive, ca, rejectUnauthorized: transport?.insecure !== true });
   }
-  if (transport?.insecure && !warnedInsecure) {
-    warnedInsecure = true;
-    process.emitWarning(
-      "TLS certificate verification is disabled (insecure); use a CA bundle (OS_CACERT) instead",
-      "CostgateInsecureWarning",
-    );
-  }
-  agent = new Agent({
-    connect: { timeout: t.connectMs, ca, rejectUnauthorized: transport?.insecure !== true },
-    keepAliveTimeout: 4_000,
-  });
   agents.set(key, agent);
   return agent;
 }
@@ -128,7 +205,117 @@ function describeHeaders(headers: Record<string, string>): string {
     .join(", ");
 }
 
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+function positiveInt(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    throw new ConfigError(name, `"${raw}" is not a whole number, ${min} or more`);
+  }
+  return n;
+}
+
+/**
+ * @internal envSettings reads `COSTGATE_RETRIES` (retries after the first attempt: 0 turns them
+ * off) and `COSTGATE_TIMEOUT_MS` (headers, body and per-attempt timeouts; connect is capped by it).
+ * They replace the built-in defaults; options given in code win over them.
+ */
+export function envSettings(env: NodeJS.ProcessEnv = process.env): {
+  timeouts: Timeouts;
+  retry: RetryOptions;
+} {
+  const retries = positiveInt("COSTGATE_RETRIES", env["COSTGATE_RETRIES"], 0);
+  const timeoutMs = positiveInt("COSTGATE_TIMEOUT_MS", env["COSTGATE_TIMEOUT_MS"], 1);
+  const timeouts: Timeouts =
+    timeoutMs === undefined
+      ? {}
+      : {
+          connectMs: Math.min(DEFAULT_TIMEOUTS.connectMs, timeoutMs),
+          headersMs: timeoutMs,
+          bodyMs: timeoutMs,
+          totalMs: timeoutMs,
+        };
+  return { timeouts, retry: retries === undefined ? {} : { tries: retries + 1 } };
+}
+
+type ResolvedRetry = Required<RetryOptions>;
+
+/** @internal resolveTransport merges the caller's options over the environment over the defaults. */
+export function resolveTransport(
+  transport: TransportOptions | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { timeouts: Required<Timeouts>; retry: ResolvedRetry } {
+  const fromEnv = envSettings(env);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...fromEnv.timeouts, ...definedOnly(transport?.timeouts) };
+  const given = transport?.retry === false ? { tries: 1 } : definedOnly(transport?.retry);
+  const retry: ResolvedRetry = {
+    ...DEFAULT_RETRY,
+    sleep: realSleep,
+    random: Math.random,
+    now: Date.now,
+    ...fromEnv.retry,
+    ...given,
+  };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!(typeof value === "number" && value > 0)) {
+      throw new ConfigError(`timeouts.${name}`, `must be a positive number of milliseconds (got ${value})`);
+    }
+  }
+  if (!Number.isInteger(retry.tries) || retry.tries < 1) {
+    throw new ConfigError("retry.tries", `must be a whole number, 1 or more (got ${retry.tries})`);
+  }
+  for (const name of ["baseMs", "maxDelayMs", "totalMs"] as const) {
+    if (!(typeof retry[name] === "number" && retry[name] >= 0)) {
+      throw new ConfigError(`retry.${name}`, `must be 0 or more milliseconds (got ${retry[name]})`);
+    }
+  }
+  return { timeouts, retry };
+}
+
+function definedOnly<T extends object>(o: T | undefined): Partial<T> {
+  if (!o) return {};
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * @internal parseRetryAfter reads `Retry-After` as delay-seconds or an HTTP date, in ms from `now`;
+ * undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const t = value.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const at = Date.parse(t);
+  if (Number.isNaN(at) || !/[a-z]/i.test(t)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** @internal backoffMs is the full-jitter wait after failed attempt `attempt` (1-based). */
+export function backoffMs(
+  attempt: number,
+  r: Pick<ResolvedRetry, "baseMs" | "maxDelayMs" | "random">,
+): number {
+  const cap = Math.min(r.maxDelayMs, r.baseMs * 2 ** (attempt - 1));
+  return Math.floor(r.random() * cap);
+}
+
+type TimeoutPhase = "connect" | "headers" | "body" | "total";
+
+/** What one attempt ended with when it did not produce a whole response. */
+class AttemptFailure {
+  constructor(
+    readonly cause: unknown,
+    /** Whether the status line and headers had arrived. */
+    readonly responded: boolean,
+    readonly timeout?: TimeoutPhase,
+  ) {}
+  get code(): string | undefined {
+    return errorCode(this.cause);
+  }
+}
 
 function errorCode(e: unknown): string | undefined {
   let cur: unknown = e;
@@ -140,74 +327,223 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
-function transportError(e: unknown, info: RequestInfo, totalMs: number): NetworkError {
-  const code = errorCode(e);
-  const what = `${info.method} ${info.url}`;
-  if ((e as { name?: string })?.name === "TimeoutError" || (e as { name?: string })?.name === "AbortError") {
-    return new TimeoutError(`${info.service} request timed out after ${totalMs} ms: ${what}`, {
-      request: info,
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+}
+
+/** once performs one attempt with its own connect, headers, body and whole-attempt timers. */
+function once(
+  url: URL,
+  method: HttpRequest["method"],
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  agent: http.Agent,
+  t: Required<Timeouts>,
+  attemptMs: number,
+): Promise<RawResponse> {
+  return new Promise<RawResponse>((resolve, reject) => {
+    const secure = url.protocol === "https:";
+    let settled = false;
+    let responded = false;
+    let phaseTimer: NodeJS.Timeout | undefined;
+    const totalTimer = setTimeout(() => fail(timeoutError("total"), "total"), attemptMs);
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(totalTimer);
+      if (phaseTimer) clearTimeout(phaseTimer);
+      fn();
+    };
+    const fail = (cause: unknown, timeout?: TimeoutPhase) => {
+      settle(() => reject(new AttemptFailure(cause, responded, timeout)));
+      req.destroy();
+    };
+    const arm = (ms: number, phase: TimeoutPhase) => {
+      if (phaseTimer) clearTimeout(phaseTimer);
+      phaseTimer = setTimeout(() => fail(timeoutError(phase), phase), ms);
+    };
+    const mod = secure ? https : http;
+    const req = mod.request(url, { method, headers, agent });
+    // Errors after settling (a destroyed socket reporting late) are expected and ignored.
+    req.on("error", (e) => fail(e));
+    req.on("socket", (socket: Socket) => {
+      if (settled) return;
+      if (socket.connecting) {
+        arm(t.connectMs, "connect");
+        socket.once(secure ? "secureConnect" : "connect", () => {
+          if (!settled) arm(t.headersMs, "headers");
+        });
+      } else {
+        arm(t.headersMs, "headers");
+      }
     });
-  }
-  if (code && TIMEOUT_CODES.has(code)) {
-    const phase =
-      code === "UND_ERR_CONNECT_TIMEOUT"
-        ? "connecting"
-        : code === "UND_ERR_HEADERS_TIMEOUT"
-          ? "waiting for headers"
-          : "reading the body";
-    return new TimeoutError(`${info.service} request timed out while ${phase}: ${what}`, {
-      request: info,
-      cause: e,
+    req.on("response", (res: http.IncomingMessage) => {
+      responded = true;
+      arm(t.bodyMs, "body");
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (!settled) arm(t.bodyMs, "body");
+      });
+      res.on("error", (e) => fail(e));
+      res.on("close", () => {
+        if (!res.complete) fail(Object.assign(new Error("the response ended early"), { code: "ECONNRESET" }));
+      });
+      res.on("end", () => {
+        const flat: Record<string, string | undefined> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          flat[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+        settle(() =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: flat,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      });
     });
-  }
-  const reason = code ?? (e instanceof Error ? e.message : String(e));
-  return new NetworkError(`cannot reach the ${info.service} endpoint (${reason}): ${what}`, {
-    request: info,
-    cause: e,
+    req.end(body);
   });
 }
 
+function timeoutError(phase: TimeoutPhase): Error {
+  return Object.assign(new Error(`${phase} timeout`), { code: `COSTGATE_${phase.toUpperCase()}_TIMEOUT` });
+}
+
+function toError(
+  f: AttemptFailure,
+  info: RequestInfo,
+  t: Required<Timeouts>,
+  attempts: number,
+): NetworkError {
+  const what = `${info.method} ${info.url}`;
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
+  if (f.timeout) {
+    const phase =
+      f.timeout === "connect"
+        ? `while connecting (${t.connectMs} ms)`
+        : f.timeout === "headers"
+          ? `waiting for headers (${t.headersMs} ms)`
+          : f.timeout === "body"
+            ? `reading the body (${t.bodyMs} ms between chunks)`
+            : "before the whole answer arrived";
+    return new TimeoutError(`${info.service} request timed out ${phase}: ${what}${tries}`, {
+      request: info,
+      cause: f.cause,
+    });
+  }
+  const e = f.cause;
+  const reason = f.code ?? (e instanceof Error ? e.message : String(e));
+  const when = f.responded ? "the answer broke off" : "cannot reach the";
+  const message = f.responded
+    ? `${when} while reading the ${info.service} endpoint's response (${reason}): ${what}${tries}`
+    : `${when} ${info.service} endpoint (${reason}): ${what}${tries}`;
+  return new NetworkError(message, { request: info, cause: e });
+}
+
+/** @internal retryReason names why an attempt's outcome is worth another try, or undefined. */
+export function retryReason(
+  outcome: { status: number } | { failure: { responded: boolean; code?: string; timeout?: string } },
+  idempotent: boolean,
+): string | undefined {
+  if ("status" in outcome) {
+    return idempotent && RETRY_STATUSES.has(outcome.status) ? `HTTP ${outcome.status}` : undefined;
+  }
+  const f = outcome.failure;
+  const what = f.timeout ? `${f.timeout} timeout` : (f.code ?? "error");
+  if (idempotent) {
+    if (f.timeout || f.responded || (f.code && NO_RESPONSE_CODES.has(f.code))) return what;
+    return undefined;
+  }
+  // Not idempotent: only when no answer arrived; a headers timeout may mean the server is working on it.
+  if (f.responded) return undefined;
+  if (f.timeout === "connect") return what;
+  if (!f.timeout && f.code && NO_RESPONSE_CODES.has(f.code)) return `${what}, no response`;
+  return undefined;
+}
+
 /**
- * send performs one request and reads the whole body. It throws NetworkError or TimeoutError
- * when no complete response arrives; any status is returned to the caller.
+ * send performs a request and reads the whole body, retrying as {@link HttpRequest.idempotent}
+ * and {@link RetryOptions} say. It throws NetworkError or TimeoutError when no complete response
+ * arrives; any status is returned to the caller (after retries, the last one).
  */
 export async function send(req: HttpRequest): Promise<HttpResponse> {
   const info: RequestInfo = { service: req.service, method: req.method, url: redactUrl(req.url) };
-  const t = { ...DEFAULT_TIMEOUTS, ...req.transport?.timeouts };
+  const { timeouts: t, retry } = resolveTransport(req.transport);
+  const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
-  let body: string | undefined;
+  let body: Buffer | undefined;
   if (req.json !== undefined) {
-    body = JSON.stringify(req.json);
+    body = Buffer.from(JSON.stringify(req.json), "utf8");
     headers["content-type"] = "application/json";
+    headers["content-length"] = String(body.length);
   }
-  const dispatcher = agentFor(req.transport);
-  const started = performance.now();
-  debugLog(`-> ${info.method} ${info.url} [${describeHeaders(headers)}]`);
+  let url: URL;
   try {
-    const res = await request(req.url, {
-      method: req.method,
-      headers,
-      body,
-      dispatcher,
-      headersTimeout: t.headersMs,
-      bodyTimeout: t.bodyMs,
-      signal: AbortSignal.timeout(t.totalMs),
-    });
-    const text = req.method === "HEAD" ? "" : await res.body.text();
-    if (req.method === "HEAD") await res.body.dump();
-    const flat: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(res.headers))
-      flat[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-    const requestId = flat["x-openstack-request-id"] ?? flat["x-request-id"];
-    debugLog(
-      `<- ${res.statusCode} ${info.method} ${info.url} in ${Math.round(performance.now() - started)} ms${requestId ? ` (${requestId})` : ""}`,
-    );
-    return { status: res.statusCode, headers: flat, text, requestId, info };
-  } catch (e) {
-    const err = transportError(e, info, t.totalMs);
-    debugLog(`!! ${err.message}`);
-    throw err;
+    url = new URL(req.url);
+  } catch (cause) {
+    throw new ConfigError("url", `"${info.url}" is not a URL`, { cause });
   }
+  const agent = agentFor(req.transport, url.protocol === "https:");
+  const start = retry.now();
+  for (let attempt = 1; ; attempt++) {
+    const elapsed = retry.now() - start;
+    const attemptMs = attempt === 1 ? t.totalMs : Math.min(t.totalMs, Math.max(1, retry.totalMs - elapsed));
+    const began = performance.now();
+    const of = retry.tries > 1 ? ` (attempt ${attempt}/${retry.tries})` : "";
+    debugLog(`-> ${info.method} ${info.url}${of} [${describeHeaders(headers)}]`);
+    let outcome: { raw: RawResponse } | { failure: AttemptFailure };
+    try {
+      outcome = { raw: await once(url, req.method, headers, body, agent, t, attemptMs) };
+    } catch (e) {
+      if (!(e instanceof AttemptFailure)) throw e;
+      outcome = { failure: e };
+    }
+    const ms = Math.round(performance.now() - began);
+    if ("raw" in outcome) {
+      const raw = outcome.raw;
+      const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
+      debugLog(
+        `<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`,
+      );
+    } else {
+      debugLog(`!! ${toError(outcome.failure, info, t, 1).message} after ${ms} ms`);
+    }
+    const reason = retryReason("raw" in outcome ? outcome.raw : outcome, idempotent);
+    const delay = reason ? nextDelay(outcome, attempt, retry) : undefined;
+    if (reason && attempt < retry.tries && delay !== undefined) {
+      const spent = retry.now() - start;
+      if (spent + delay < retry.totalMs) {
+        debugLog(
+          `retry ${attempt + 1}/${retry.tries} of ${info.method} ${info.url} in ${delay} ms (after ${reason})`,
+        );
+        await retry.sleep(delay);
+        continue;
+      }
+      debugLog(`no retry of ${info.method} ${info.url}: the ${retry.totalMs} ms retry budget is spent`);
+    } else if (reason && attempt < retry.tries) {
+      debugLog(`no retry of ${info.method} ${info.url}: Retry-After is longer than ${retry.maxDelayMs} ms`);
+    }
+    if ("failure" in outcome) throw toError(outcome.failure, info, t, attempt);
+    const raw = outcome.raw;
+    const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
+    return { ...raw, requestId, info, attempts: attempt };
+  }
+}
+
+/** The wait before the next attempt, or undefined when the server asks for more than we may wait. */
+function nextDelay(
+  outcome: { raw: RawResponse } | { failure: AttemptFailure },
+  attempt: number,
+  r: ResolvedRetry,
+): number | undefined {
+  if ("raw" in outcome) {
+    const after = parseRetryAfter(outcome.raw.headers["retry-after"], r.now());
+    if (after !== undefined) return after > r.maxDelayMs ? undefined : after;
+  }
+  return backoffMs(attempt, r);
 }
 
 /** parseJson parses a body, returning undefined when it is not JSON. */

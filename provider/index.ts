@@ -6,11 +6,12 @@ export {
   normalizeDay,
   parseProjectId,
 } from "./billing/client";
+export { type FetchManyOptions, fetchMany, type ProjectOutcome } from "./billing/many";
 export { parsePeriod, splitPeriod } from "./billing/periods";
 export * from "./billing/products";
 export * from "./budget";
 export * from "./errors";
-export type { Timeouts, TransportOptions } from "./http";
+export type { RetryOptions, Timeouts, TransportOptions } from "./http";
 export * from "./identity";
 export * from "./resources";
 export {

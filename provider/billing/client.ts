@@ -126,6 +126,8 @@ export async function postQuery(
       headers: { "x-user-token": ep.token },
       json: { query: document(types), variables, operationName },
       transport: ep.transport,
+      // A query only reads: retried on connection errors, timeouts, 429 and 502/503/504.
+      idempotent: true,
     });
     const body = parseJson(res.text);
     const messages = body === undefined ? undefined : graphqlMessages(body);
@@ -317,7 +319,11 @@ export async function getConsumption(
   const parts = await Promise.all(
     windows.map((w) =>
       limit(async () => {
-        const days = await fetchWindow(ep, projectId, productId, w);
+        const days = await fetchWindow(ep, projectId, productId, w).catch((e: unknown) => {
+          // one window failed (after its retries): the result is lost, so start no more windows
+          limit.clearQueue();
+          throw e;
+        });
         q.onWindow?.(++done, windows.length);
         return days;
       }),

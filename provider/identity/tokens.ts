@@ -89,6 +89,8 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
     url: tokensUrl(authUrl),
     json: authBody(m),
     transport: endpoint.transport,
+    // Issuing is not idempotent: retried only when no response arrived (refused, reset before one).
+    idempotent: false,
   });
   if (res.status !== 201 && res.status !== 200) {
     // Keystone answers 401 for a wrong secret or password, and 404 with its own error body for an
@@ -172,6 +174,8 @@ export async function revokeToken(
     url: tokensUrl(authUrl),
     headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
     transport: endpoint.transport,
+    // Retried only when no response arrived; a 404 after a lost answer still reads as "already gone".
+    idempotent: false,
   });
   if (res.status === 204 || res.status === 200) return true;
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;

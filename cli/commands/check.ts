@@ -1,0 +1,109 @@
+/**
+ * `costgate check`: the budget rules on live billing data, with an exit code for CI.
+ * 0 every mandatory rule passes, 1 a mandatory rule fails, 2 bad usage, 3 billing unreachable.
+ */
+import pLimit from "p-limit";
+import { parseProjectId } from "../../provider/billing/client";
+import { parseProduct } from "../../provider/billing/products";
+import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget/config";
+import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
+import { checkProject } from "../../provider/check";
+import { isConfigError } from "../../provider/errors";
+import { EXIT, UsageError } from "../errors";
+import { billingEndpointFrom, projectAndProduct } from "./billing";
+
+type Opts = Record<string, string | boolean | string[] | undefined>;
+
+function num(o: Opts, key: string, flag: string): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== "string" || v.trim() === "" || !Number.isFinite(n)) {
+    throw new UsageError(`${flag}: "${String(v)}" is not a number`);
+  }
+  return n;
+}
+
+/** budgetConfigFrom turns flags into a validated BudgetConfig. */
+export function budgetConfigFrom(o: Opts): BudgetConfig {
+  const levels: Partial<Record<RuleName, Level>> = {};
+  for (const entry of (o["level"] as string[] | undefined) ?? []) {
+    const [rule, level] = entry.split("=");
+    levels[rule as RuleName] = level as Level;
+  }
+  const config: BudgetConfig = {
+    minBalance: num(o, "minBalance", "--min-balance"),
+    includeBonuses: o["includeBonuses"] === true ? true : undefined,
+    monthlyBudget: num(o, "monthlyBudget", "--monthly-budget"),
+    minRunwayDays: num(o, "minRunwayDays", "--min-runway-days"),
+    spikeFactor: num(o, "spikeFactor", "--spike-factor"),
+    levels: Object.keys(levels).length ? levels : undefined,
+  };
+  const clean = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as BudgetConfig;
+  try {
+    parseBudgetConfig(clean);
+  } catch (e) {
+    if (isConfigError(e)) {
+      const flag = `--${e.field.replace(/^levels\./, "level ").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      throw new UsageError(`${flag}: ${e.message.slice(e.field.length + 2)}`);
+    }
+    throw e;
+  }
+  return clean;
+}
+
+function projectIds(o: Opts): number[] {
+  const raw = (o["projectId"] as string | undefined) ?? projectAndProduct({}).projectId;
+  const ids = raw === undefined ? [undefined] : raw.split(",");
+  return [...new Set(ids.map((v) => parseProjectId(v, "--project-id")))];
+}
+
+const MARK: Record<string, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };
+
+function render(e: Evaluation): string {
+  const lines = [`Project ${e.projectId}: ${e.verdict === "pass" ? "PASS" : "FAIL"}`];
+  for (const f of e.findings) {
+    const mark = f.status === "fail" && f.level !== "mandatory" ? "WARN" : (MARK[f.status] ?? f.status);
+    lines.push(`  ${mark.padEnd(5)}${`${f.rule} (${f.level})`.padEnd(29)}${f.message}`);
+  }
+  return lines.join("\n");
+}
+
+export async function checkCommand(o: Opts): Promise<number> {
+  const ids = projectIds(o);
+  const product = parseProduct(projectAndProduct(o as Record<string, string>).product, "--product");
+  const config = budgetConfigFrom(o);
+  const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError("--concurrency: must be a whole number, 1 or more");
+  const ep = billingEndpointFrom(o as Record<string, string>);
+  const now = new Date();
+  const limit = pLimit(concurrency);
+  const results = await Promise.all(
+    ids.map((projectId) =>
+      limit(async () => {
+        try {
+          const r = await checkProject(ep, { projectId, product, config, now });
+          return { projectId, evaluation: r.evaluation };
+        } catch (error) {
+          if (isConfigError(error)) throw error;
+          return { projectId, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    ),
+  );
+  const failed = results.some((r) => r.evaluation?.verdict === "fail");
+  const unreachable = results.some((r) => r.error !== undefined);
+  const verdict = failed ? "fail" : unreachable ? "unknown" : "pass";
+  if (o["json"]) {
+    process.stdout.write(
+      `${JSON.stringify({ verdict, checkedAt: now.toISOString(), projects: results }, null, 2)}\n`,
+    );
+  } else {
+    for (const r of results) {
+      process.stdout.write(r.evaluation ? `${render(r.evaluation)}\n` : `Project ${r.projectId}: UNKNOWN\n`);
+      if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${r.error}\n`);
+    }
+  }
+  return failed ? EXIT.violation : unreachable ? EXIT.api : EXIT.ok;
+}

@@ -1,0 +1,152 @@
+/**
+ * The compiled policy pack run as `pulumi preview --policy-pack` runs it (node in the pack folder),
+ * driven over Pulumi's analyzer gRPC protocol: GetAnalyzerInfo, Configure, AnalyzeStack.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { ROOT } from "./provider-host";
+
+const require = createRequire(import.meta.url);
+const grpc = require("@grpc/grpc-js");
+const rpc = require("@pulumi/pulumi/proto/analyzer_grpc_pb");
+const pb = require("@pulumi/pulumi/proto/analyzer_pb");
+const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
+const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
+
+const LEVELS: Record<string, number> = { advisory: 0, mandatory: 1, disabled: 2, remediate: 3 };
+const LEVEL_NAMES = Object.fromEntries(Object.entries(LEVELS).map(([k, v]) => [v, k]));
+
+/** A diagnostic as the engine receives it. */
+export interface Diagnostic {
+  policyName: string;
+  enforcementLevel: string;
+  description: string;
+  message: string;
+}
+
+/** A planned resource handed to AnalyzeStack. */
+export interface PlannedResource {
+  type: string;
+  name: string;
+  props: Record<string, unknown>;
+}
+
+export interface PolicyPackProcess {
+  info(): Promise<{
+    name: string;
+    policies: { name: string; enforcementLevel: string; configSchema: unknown }[];
+  }>;
+  configure(config: Record<string, { enforcementLevel?: string; [key: string]: unknown }>): Promise<void>;
+  analyzeStack(resources: PlannedResource[]): Promise<Diagnostic[]>;
+  output(): string;
+  close(): void;
+}
+
+function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
+  return new Promise((ok, fail) => {
+    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(
+      client,
+      req,
+      (e, res) => (e ? fail(e) : ok(res)),
+    );
+  });
+}
+
+/** startPolicyPack runs `node .` in policies/budget with the given environment. */
+export async function startPolicyPack(env: Record<string, string | undefined>): Promise<PolicyPackProcess> {
+  const dir = resolve(ROOT, "policies/budget");
+  const child: ChildProcess = spawn(process.execPath, ["."], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", ...env } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const port = await new Promise<number>((ok, fail) => {
+    let first = "";
+    const timer = setTimeout(() => fail(new Error(`policy pack did not start: ${out}`)), 20_000);
+    child.stdout?.on("data", (d) => {
+      if (first.includes("\n")) {
+        out += d;
+        return;
+      }
+      first += d;
+      const nl = first.indexOf("\n");
+      if (nl >= 0) {
+        clearTimeout(timer);
+        ok(Number(first.slice(0, nl).trim()));
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`policy pack exited with ${code}: ${out}`)));
+  });
+  const client = new rpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    async info() {
+      const res = await call<{
+        getName(): string;
+        getPoliciesList(): { getName(): string; getEnforcementlevel(): number; getConfigschema(): unknown }[];
+      }>(client, "getAnalyzerInfo", new Empty());
+      return {
+        name: res.getName(),
+        policies: res.getPoliciesList().map((p) => ({
+          name: p.getName(),
+          enforcementLevel: LEVEL_NAMES[p.getEnforcementlevel()] ?? "?",
+          configSchema: p.getConfigschema(),
+        })),
+      };
+    },
+    async configure(config) {
+      const req = new pb.ConfigureAnalyzerRequest();
+      const map = req.getPolicyconfigMap();
+      for (const [name, { enforcementLevel, ...props }] of Object.entries(config)) {
+        const pc = new pb.PolicyConfig();
+        pc.setEnforcementlevel(LEVELS[enforcementLevel ?? "advisory"] ?? 0);
+        pc.setProperties(Struct.fromJavaScript(props));
+        map.set(name, pc);
+      }
+      await call(client, "configure", req);
+    },
+    async analyzeStack(resources) {
+      const req = new pb.AnalyzeStackRequest();
+      req.setResourcesList(
+        resources.map((r) => {
+          const ar = new pb.AnalyzerResource();
+          ar.setType(r.type);
+          ar.setName(r.name);
+          ar.setUrn(`urn:pulumi:ci::app::${r.type}::${r.name}`);
+          ar.setProperties(Struct.fromJavaScript(r.props));
+          ar.setOptions(new pb.AnalyzerResourceOptions());
+          return ar;
+        }),
+      );
+      const res = await call<{
+        getDiagnosticsList(): {
+          getPolicyname(): string;
+          getEnforcementlevel(): number;
+          getDescription(): string;
+          getMessage(): string;
+        }[];
+      }>(client, "analyzeStack", req);
+      return res.getDiagnosticsList().map((d) => ({
+        policyName: d.getPolicyname(),
+        enforcementLevel: LEVEL_NAMES[d.getEnforcementlevel()] ?? "?",
+        description: d.getDescription(),
+        // The engine gets "<description>\n<message>".
+        message: d.getMessage().startsWith(`${d.getDescription()}\n`)
+          ? d.getMessage().slice(d.getDescription().length + 1)
+          : d.getMessage(),
+      }));
+    },
+    output: () => out,
+    close() {
+      client.close();
+      child.kill();
+    },
+  };
+}
+
+/** UNKNOWN is the engine's marker of a value not known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
