@@ -151,7 +151,14 @@ Exit codes: 0 the report was made (whatever the verdict; costgate check is the g
     .description(
       "run costgate against the embedded emulator, offline: a token, a balance, 60 days of charges",
     )
-    .action(() => run(import("./commands/demo").then((m) => m.demoCommand())));
+    .option("--html <file>", "where to write the HTML report (default costgate-report.html)")
+    .action((opts: Opts) =>
+      run(
+        import("./commands/demo").then((m) =>
+          m.demoCommand(undefined, typeof opts["html"] === "string" ? { html: opts["html"] } : undefined),
+        ),
+      ),
+    );
 
   program
     .command("emulator")
@@ -177,6 +184,11 @@ Examples:
 
 /** main runs the command line and sets the exit code. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // `costgate usage | head`: a closed pipe ends the command quietly.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   let pending: Promise<number> | undefined;
   const program = buildProgram((p) => {
     pending = p;

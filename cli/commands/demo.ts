@@ -1,20 +1,50 @@
 /**
  * `costgate demo`: the embedded emulator, in-process and offline — issue a token, read the balance
- * and 60 days of charges of a seeded project, and show them.
+ * and 60 days of charges of a seeded project, run the budget rules with demo thresholds, show the
+ * report and write it as HTML.
  */
+import { resolve } from "node:path";
 import { startEmulator } from "../../emulator";
-import { getBalance, getConsumption } from "../../provider/billing/client";
+import { isoDay } from "../../provider/billing/periods";
+import type { BudgetConfig } from "../../provider/budget";
 import { findEndpoint } from "../../provider/identity/catalog";
 import { issueToken, revokeToken } from "../../provider/identity/tokens";
 import { money } from "../format";
+import { useColor } from "../report/colors";
+import { fetchReport } from "../report/fetch";
+import { DEFAULT_DAYS } from "../report/flags";
+import { buildReport, daysInMonthOf, type Report } from "../report/model";
+import { emitReport } from "../report/output";
+import { startProgress } from "../report/progress";
 
 /** mask shows the start of a token and its length, never the whole value. */
 export function mask(token: string): string {
   return `${token.slice(0, 6)}…(${token.length} chars)`;
 }
 
+/** The HTML file the demo writes in the current folder. */
+export const DEMO_HTML = "costgate-report.html";
+
+/**
+ * demoThresholds picks the demo's budget: a monthly budget near what the project spends in a month
+ * (its 30-day average × the days of this month, rounded up to a thousand), so the forecast is close
+ * to it; a minimum balance of 10,000; 14 days of runway; spikes at twice the median.
+ */
+export function demoThresholds(r: Report): BudgetConfig {
+  const last30 = r.days.slice(-31, -1);
+  const avg = last30.reduce((a, d) => a + d.amount, 0) / Math.max(1, last30.length);
+  const monthly = Math.ceil((avg * daysInMonthOf(r.forecast.today)) / 1000) * 1000;
+  return { monthlyBudget: monthly, minBalance: 10_000, minRunwayDays: 14, spikeFactor: 2 };
+}
+
+/** DemoOptions say where the HTML report goes (default `costgate-report.html` in the current folder). */
+export interface DemoOptions {
+  html?: string;
+}
+
 export async function demoCommand(
   out: (s: string) => void = (s) => process.stdout.write(s),
+  opts: DemoOptions = {},
 ): Promise<number> {
   const emu = await startEmulator({ port: 0 });
   try {
@@ -30,45 +60,50 @@ export async function demoCommand(
         applicationCredentialSecret: cred.secret,
       },
     );
-    out("1. An OS_TOKEN from an application credential (POST /v3/auth/tokens)\n");
-    out(`   token      ${mask(token.id)}\n`);
-    out(`   expires    ${token.expiresAt} (issued ${token.issuedAt})\n`);
-    out(`   project    ${token.project?.name} (${token.project?.id})\n`);
-    out(`   roles      ${token.roles.map((r) => r.name).join(", ")}\n`);
-    out("   catalog\n");
-    for (const svc of token.catalog) {
-      out(`     ${svc.type.padEnd(14)} ${findEndpoint(token.catalog, svc.type, "public") ?? "-"}\n`);
-    }
+    const compute = findEndpoint(token.catalog, "compute", "public") ?? "-";
+    out(`1. An OS_TOKEN from an application credential: ${mask(token.id)}\n`);
+    out(`   expires ${token.expiresAt}, project ${token.project?.name}\n`);
+    out(`   catalog: ${token.catalog.map((svc) => svc.type).join(", ")}\n`);
+    out(`   compute at ${compute}\n\n`);
 
+    const now = new Date();
     const billing = { baseUrl: emu.billingUrl, token: emu.seed.billing.token };
-    const balance = await getBalance(billing, { projectId, product: "openstack" });
-    const today = new Date();
-    const from = new Date(today.getTime() - 59 * 86_400_000);
-    const usage = await getConsumption(billing, {
+    const query = {
       projectId,
-      product: "openstack",
-      from,
-      to: today,
-      fillMissingDays: true,
+      product: 1 as const,
+      from: isoDay(new Date(now.getTime() - (DEFAULT_DAYS - 1) * 86_400_000)),
+      to: isoDay(now),
+    };
+    const progress = startProgress("charges", "requests");
+    let first: Report;
+    try {
+      first = await fetchReport(billing, query, {}, { now, onWindow: (d, t) => progress?.update(d, t) });
+    } finally {
+      progress?.stop();
+    }
+    const config = demoThresholds(first);
+    const report = buildReport({ balance: first.balance, consumption: first.consumption, config, now });
+    out(
+      `2. Project ${projectId}: its balance and ${DEFAULT_DAYS} days of charges, and the budget rules with\n`,
+    );
+    out(
+      `   demo thresholds: a monthly budget of ${money(config.monthlyBudget ?? 0)} (near its spend), a minimum\n`,
+    );
+    out(
+      `   balance of ${money(config.minBalance ?? 0)}, ${config.minRunwayDays} days of runway, spikes at ${config.spikeFactor}× the median\n\n`,
+    );
+    emitReport(report, {
+      format: "terminal",
+      html: resolve(opts.html ?? DEMO_HTML),
+      color: useColor(process.stdout),
+      out,
     });
-    out(`\n2. Project ${projectId}: balance and 60 days of charges (POST /bill/graphql)\n`);
-    out(`   balance    ${money(balance.balance)}   bonuses ${money(balance.bonuses)}\n`);
-    out(
-      `   spent      ${money(usage.total.amount)} over ${usage.days} days (bonuses ${money(usage.total.bonuses)})\n`,
-    );
-    out(
-      `   average    ${money(usage.dailyAverage)}/day; last 7 days ${money(usage.trailing7DayAverage)}/day\n`,
-    );
-    if (usage.highestDay)
-      out(`   highest    ${usage.highestDay.day}: ${money(usage.highestDay.totalAmount)}\n`);
-    const runway =
-      usage.trailing7DayAverage > 0 ? balance.balance / usage.trailing7DayAverage : Number.POSITIVE_INFINITY;
-    out(
-      `   runway     ${Number.isFinite(runway) ? `${runway.toFixed(1)} days` : "no spend"} at the last 7 days' rate\n`,
-    );
 
     await revokeToken({ authUrl: emu.identityUrl }, token.id);
-    out("\n3. The token was revoked (DELETE /v3/auth/tokens). Try it yourself: npx costgate emulator\n");
+    out("\n3. The token was revoked (DELETE /v3/auth/tokens).\n");
+    out("\nOn your own project (COSTGATE_BILLING_URL, COSTGATE_BILLING_TOKEN):\n");
+    out("   costgate report --project-id N --monthly-budget X --html report.html\n");
+    out("Or against the emulator: npx costgate emulator\n");
     return 0;
   } finally {
     await emu.close();

@@ -1,0 +1,78 @@
+/**
+ * Reads what a report needs from the billing endpoint: the balance, the period's charges and, when the
+ * period does not cover them, the days the budget rules look at.
+ */
+import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
+import { isoDay, parsePeriod } from "../../provider/billing/periods";
+import type { ProductId } from "../../provider/billing/products";
+import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
+import { buildReport, evaluationStart, type Report } from "./model";
+
+/** ReportQuery names the project and the period of a report. */
+export interface ReportQuery {
+  projectId: number;
+  product: ProductId;
+  /** First day: `YYYY-MM-DD` or an ISO timestamp. */
+  from: string;
+  /** Last day (the whole day when a date). */
+  to: string;
+  windowDays?: number;
+  concurrency?: number;
+}
+
+/** FetchOptions are the clock and the progress callback of fetchReport. */
+export interface FetchOptions {
+  now?: Date;
+  /** Called after each request of the consumption report: windows done and windows in all. */
+  onWindow?: (done: number, total: number) => void;
+}
+
+/**
+ * fetchReport reads the balance and the charges at once and builds the report. The period's charges are
+ * read with missing days filled in; a second read covers the days the rules need when the period does
+ * not (a period that ends before today, or starts after the 1st of the month).
+ *
+ * @example
+ * const report = await fetchReport(endpoint, { projectId: 4242, product: 1, from: "2026-09-24", to: "2026-11-22" }, { monthlyBudget: 40000 });
+ */
+export async function fetchReport(
+  ep: BillingEndpoint,
+  q: ReportQuery,
+  config: BudgetConfig,
+  opts: FetchOptions = {},
+): Promise<Report> {
+  const now = opts.now ?? new Date();
+  const period = parsePeriod(q.from, q.to, now);
+  const today = isoDay(now);
+  const evalFrom = evaluationStart(now, parseBudgetConfig(config));
+  const covered = period.fromDay <= evalFrom && period.toDay >= today;
+
+  // Each read reports its own windows; the callback sees the sum of both.
+  const progress = new Map<string, { done: number; total: number }>();
+  const onWindow = (key: string) => (done: number, total: number) => {
+    progress.set(key, { done, total });
+    let d = 0;
+    let t = 0;
+    for (const p of progress.values()) {
+      d += p.done;
+      t += p.total;
+    }
+    opts.onWindow?.(d, t);
+  };
+  const common = {
+    projectId: q.projectId,
+    product: q.product,
+    windowDays: q.windowDays,
+    concurrency: q.concurrency,
+    fillMissingDays: true,
+  };
+  const clock = () => now;
+  const [balance, consumption, forRules] = await Promise.all([
+    getBalance(ep, { projectId: q.projectId, product: q.product }, clock),
+    getConsumption(ep, { ...common, from: q.from, to: q.to, onWindow: onWindow("period") }, clock),
+    covered
+      ? undefined
+      : getConsumption(ep, { ...common, from: evalFrom, to: today, onWindow: onWindow("rules") }, clock),
+  ]);
+  return buildReport({ balance, consumption, evaluationItems: forRules?.items, config, now });
+}

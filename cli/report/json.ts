@@ -1,0 +1,37 @@
+/**
+ * The report as JSON, for scripts.
+ */
+import type { Report } from "./model";
+
+/**
+ * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance,
+ * consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items}, forecast,
+ * config, evaluation}`. An infinite runway is `null`.
+ */
+export function reportJson(r: Report) {
+  const c = r.consumption;
+  return {
+    generatedAt: r.generatedAt,
+    projectId: r.projectId,
+    productId: r.productId,
+    period: { from: r.from, to: r.to, periodFrom: c.periodFrom, periodTo: c.periodTo },
+    balance: r.balance,
+    consumption: {
+      total: c.total,
+      dailyAverage: c.dailyAverage,
+      days: c.days,
+      highestDay: c.highestDay,
+      trailing7DayAverage: c.trailing7DayAverage,
+      items: c.items,
+    },
+    forecast: r.forecast,
+    allowanceToday: r.allowanceToday,
+    config: r.config,
+    evaluation: r.evaluation,
+  };
+}
+
+/** renderJson writes reportJson, indented, with a final newline. */
+export function renderJson(r: Report): string {
+  return `${JSON.stringify(reportJson(r), null, 2)}\n`;
+}

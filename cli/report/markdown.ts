@@ -1,0 +1,61 @@
+/**
+ * The report as Markdown for a pull-request comment: the figures and the verdicts as tables, the
+ * days folded away.
+ */
+import escapeHtml from "escape-html";
+import { money } from "../format";
+import type { Report } from "./model";
+import { dayLabel, statusWord, summarize } from "./words";
+
+/** cell makes text safe in a table cell: no HTML, no pipe, no line break. */
+export function cell(text: string): string {
+  return escapeHtml(text)
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\r?\n\s*/g, " ");
+}
+
+const ICON = { pass: "✅", fail: "❌", skip: "⏭️" } as const;
+
+/**
+ * renderMarkdown writes a heading with the verdict, a table of the figures, a table of the rules and,
+ * in a `<details>` block, the charges per day.
+ *
+ * @example costgate report --project-id 4242 --monthly-budget 40000 --markdown > comment.md
+ */
+export function renderMarkdown(r: Report): string {
+  const s = summarize(r);
+  const f = r.evaluation.figures;
+  const budget = r.config.monthlyBudget;
+  const verdict = r.evaluation.verdict === "pass" ? "✅" : "❌";
+  const lines = [
+    `### ${verdict} costgate: ${cell(s.title)} — ${cell(s.verdict)}`,
+    "",
+    `${cell(s.period)}, made ${cell(r.generatedAt.slice(0, 16).replace("T", " "))} UTC`,
+    "",
+    "| Figure | Value |",
+    "| --- | ---: |",
+    `| Balance | ${money(r.balance.balance)} |`,
+    `| Bonuses | ${money(r.balance.bonuses)} |`,
+    `| Spent in the period | ${money(r.consumption.total.amount)} (${money(r.consumption.dailyAverage)}/day) |`,
+    `| Month to date | ${money(f.monthToDate)} |`,
+    `| Forecast by ${cell(dayLabel(r.forecast.monthEnd, true))} | ${money(f.forecastMonthEnd)} |`,
+    `| Monthly budget | ${budget === undefined ? "not set" : money(budget)} |`,
+    `| Runway | ${f.runwayDays === null ? "does not run out" : `${f.runwayDays.toFixed(1)} days`} at ${money(r.forecast.dailyRate)}/day |`,
+    "",
+    "| Result | Rule | Level | Finding |",
+    "| --- | --- | --- | --- |",
+    ...r.evaluation.findings.map(
+      (x) => `| ${ICON[x.status]} ${statusWord(x)} | \`${x.rule}\` | ${x.level} | ${cell(x.message)} |`,
+    ),
+    "",
+    `<details><summary>Charges per day (${r.days.length} days)</summary>`,
+    "",
+    "| Day | Amount | Bonuses |",
+    "| --- | ---: | ---: |",
+    ...r.days.map((d) => `| ${d.day} | ${money(d.amount)} | ${money(d.bonuses)} |`),
+    `| **Total** | **${money(r.consumption.total.amount)}** | **${money(r.consumption.total.bonuses)}** |`,
+    "",
+    "</details>",
+  ];
+  return `${lines.join("\n")}\n`;
+}

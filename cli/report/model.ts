@@ -1,0 +1,165 @@
+/**
+ * The report's model: a project's balance, the charges of a period and the budget evaluation, with the
+ * figures every rendering (terminal, HTML, Markdown, JSON) shows. Pure: no I/O, the clock is an argument.
+ */
+import { addDays, isoDay } from "../../provider/billing/periods";
+import { productName } from "../../provider/billing/products";
+import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/results";
+import {
+  type BudgetConfig,
+  type Evaluation,
+  evaluate,
+  forecastMonthEnd,
+  type MonthForecast,
+  parseBudgetConfig,
+  type ResolvedBudgetConfig,
+} from "../../provider/budget";
+import type { DailyCharge } from "../../provider/budget/types";
+
+/** ReportDay is one day of the chart and the data table. */
+export interface ReportDay {
+  day: string;
+  amount: number;
+  bonuses: number;
+  /** The monthly budget spread over the days of this day's month; null without a monthly budget. */
+  allowance: number | null;
+}
+
+/** ForecastDay is a day after today, to the end of the month, at the forecast daily rate. */
+export interface ForecastDay {
+  day: string;
+  amount: number;
+  allowance: number | null;
+}
+
+/** Report is everything a rendering shows. */
+export interface Report {
+  /** When the report was made, ISO 8601 UTC. */
+  generatedAt: string;
+  projectId: number;
+  productId: number;
+  product: string;
+  /** First and last day of the period shown, `YYYY-MM-DD`. */
+  from: string;
+  to: string;
+  balance: ProjectBalance;
+  /** The period's charges: one item per day (missing days as 0). */
+  consumption: ProjectConsumption;
+  days: ReportDay[];
+  /** Days after the last day shown up to the month's end, when the period ends today; else empty. */
+  forecastDays: ForecastDay[];
+  /** The thresholds as resolved (defaults filled in). */
+  config: ResolvedBudgetConfig;
+  evaluation: Evaluation;
+  forecast: MonthForecast;
+  /** Today's daily allowance: monthly budget / days in the current month; null without a budget. */
+  allowanceToday: number | null;
+}
+
+/** ReportInput is what buildReport needs: the fetched data and the thresholds. */
+export interface ReportInput {
+  balance: ProjectBalance;
+  /** The period to show. */
+  consumption: ProjectConsumption;
+  /**
+   * Charges the rules look at: from the 1st of the month (or 15 days back) to today. Defaults to the
+   * period's items, which is enough when the period covers those days.
+   */
+  evaluationItems?: DailyCharge[];
+  config: BudgetConfig;
+  now: Date;
+}
+
+/** daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day. */
+export function daysInMonthOf(day: string): number {
+  const y = Number(day.slice(0, 4));
+  const m = Number(day.slice(5, 7));
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** allowanceOn is the monthly budget spread evenly over the days of the day's month. */
+export function allowanceOn(day: string, monthlyBudget: number | undefined): number | null {
+  if (monthlyBudget === undefined) return null;
+  return Math.round((monthlyBudget / daysInMonthOf(day)) * 100) / 100;
+}
+
+/**
+ * evaluationStart is the first day the budget rules look at: the 1st of the month or, when that is
+ * closer, the days behind the trailing average and the spike median (the longer of the two, plus
+ * the last full day).
+ */
+export function evaluationStart(now: Date, config: ResolvedBudgetConfig): string {
+  const today = isoDay(now);
+  const firstOfMonth = `${today.slice(0, 7)}-01`;
+  const back = addDays(today, -(Math.max(config.trailingDays, config.spikeWindowDays) + 1));
+  return back < firstOfMonth ? back : firstOfMonth;
+}
+
+/**
+ * buildReport evaluates the budget rules and lays out the days of the chart.
+ *
+ * @example
+ * const report = buildReport({ balance, consumption, config: { monthlyBudget: 40000 }, now: new Date() });
+ * report.evaluation.verdict; // "pass" or "fail"
+ */
+export function buildReport(input: ReportInput): Report {
+  const { balance, consumption, now } = input;
+  const config = parseBudgetConfig(input.config);
+  const items = input.evaluationItems ?? consumption.items;
+  const evaluation = evaluate(
+    {
+      projectId: balance.projectId,
+      balance: balance.balance,
+      bonuses: balance.bonuses,
+      consumption: items,
+      now,
+    },
+    input.config,
+  );
+  const forecast = forecastMonthEnd(
+    { consumption: items, now },
+    { trailingDays: config.trailingDays, extraDailyCost: config.extraDailyCost },
+  );
+  const from = consumption.periodFrom.slice(0, 10);
+  const today = isoDay(now);
+  const periodEnd = consumption.periodTo.slice(0, 10);
+  const to = periodEnd < today ? periodEnd : today;
+  const byDay = new Map(consumption.items.map((i) => [i.day, i]));
+  const days: ReportDay[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) {
+    const item = byDay.get(d);
+    days.push({
+      day: d,
+      amount: item?.totalAmount ?? 0,
+      bonuses: item?.totalBonuses ?? 0,
+      allowance: allowanceOn(d, config.monthlyBudget),
+    });
+  }
+  const forecastDays: ForecastDay[] = [];
+  if (to === today) {
+    for (let i = 1; i <= forecast.daysLeft; i++) {
+      const d = addDays(today, i);
+      forecastDays.push({
+        day: d,
+        amount: forecast.dailyRate,
+        allowance: allowanceOn(d, config.monthlyBudget),
+      });
+    }
+  }
+  return {
+    generatedAt: now.toISOString(),
+    projectId: balance.projectId,
+    productId: balance.productId,
+    product: productName(balance.productId),
+    from,
+    to,
+    balance,
+    consumption,
+    days,
+    forecastDays,
+    config,
+    evaluation,
+    forecast,
+    allowanceToday: allowanceOn(today, config.monthlyBudget),
+  };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { renderHtml } from "../../cli/report/html";
+import { html, SafeHtml } from "../../cli/report/html-escape";
+import { niceStep, ticks } from "../../cli/report/svg";
+import { happyReport } from "./fixtures";
+
+const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
+
+describe("renderHtml", () => {
+  const page = renderHtml(happyReport());
+
+  it("draws one bar per day and the forecast to the month's end", () => {
+    expect(count(page, /<rect class="bar( over)?" data-day="/g)).toBe(60);
+    expect(count(page, /<rect class="forecast" data-day="/g)).toBe(8);
+    expect(page).toContain('data-day="2026-11-10"');
+    expect(page).toMatch(/<rect class="bar over" data-day="2026-11-10"/);
+    expect(page).toMatch(/<path class="allowance" d="M[\d.]+ [\d.]+H/);
+  });
+
+  it("loads nothing: no script, no link, no external URL, a CSP that allows none", () => {
+    expect(page).not.toMatch(/<script|<link|<img|<iframe|@import|src=|href=/i);
+    const urls = page.match(/https?:\/\/[^\s"')]+/g) ?? [];
+    expect(urls.every((u) => u === "http://www.w3.org/2000/svg")).toBe(true);
+    expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+  });
+
+  it("has print styles, the verdicts and the data table", () => {
+    expect(page).toContain("@media print");
+    expect(count(page, /<span class="status (pass|fail|skip)">/g)).toBe(4);
+    expect(count(page, /<tr><td>2026-\d\d-\d\d<\/td>/g)).toBe(60);
+    expect(page).toContain("Runway");
+  });
+
+  it("escapes every value", () => {
+    const r = happyReport();
+    r.evaluation.findings[0]!.message = `<script>alert("x")</script> & 'q'`;
+    (r as { product: string }).product = `"><img src=x onerror=alert(1)>`;
+    const p = renderHtml(r);
+    expect(p).not.toContain("<script>alert");
+    expect(p).not.toContain("<img src=x");
+    expect(p).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;");
+    expect(p).toContain("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+  });
+});
+
+describe("html", () => {
+  it("escapes values, joins arrays, keeps SafeHtml and drops nothing-values", () => {
+    const inner = html`<b>${"<i>"}</b>`;
+    expect(html`<p title="${'"x"'}">${[inner, 1, "&"]}${undefined}${null}${false}</p>`.value).toBe(
+      '<p title="&quot;x&quot;"><b>&lt;i&gt;</b>1&amp;</p>',
+    );
+    expect(new SafeHtml("<hr>").toString()).toBe("<hr>");
+  });
+});
+
+describe("chart scales", () => {
+  it.each([
+    [0.7, 1],
+    [1, 1],
+    [1.3, 2],
+    [3, 5],
+    [7, 10],
+    [1400, 2000],
+    [0, 1],
+  ])("niceStep(%s) is %s", (raw, step) => {
+    expect(niceStep(raw)).toBe(step);
+  });
+
+  it("ticks from 0 to the first step at or above the maximum", () => {
+    expect(ticks(5594)).toEqual([0, 2000, 4000, 6000]);
+    expect(ticks(1000)).toEqual([0, 500, 1000]);
+    expect(ticks(1)).toEqual([0, 0.5, 1]);
+  });
+});

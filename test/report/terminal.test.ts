@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { palette, useColor } from "../../cli/report/colors";
+import { chartPoints, renderTerminal, visibleLength } from "../../cli/report/terminal";
+import { ANSI, happyReport } from "./fixtures";
+
+const plain = palette(false);
+
+describe("renderTerminal", () => {
+  it("has no color codes and fits 80 columns when colors are off", () => {
+    const text = renderTerminal(happyReport(), { colors: plain });
+    expect(text).not.toMatch(ANSI);
+    for (const line of text.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it("shows the balance, the chart with the allowance, the month, the runway and every verdict", () => {
+    const text = renderTerminal(happyReport(), { colors: plain });
+    expect(text).toContain("Project 4242 (openstack)");
+    expect(text).toMatch(/Balance\s+30,000\.00\s+bonuses 1,200\.00/);
+    expect(text).toMatch(/◂ budget marks the daily allowance, 1,000\.00\/day \(30,000\.00/);
+    expect(text.split("\n").filter((l) => l.endsWith("◂ budget"))).toHaveLength(1);
+    expect(text).toMatch(/┤/);
+    expect(text).toMatch(/This month\s+\S+ in November to 22 November, \d+% of the 30,000\.00 budget/);
+    expect(text).toMatch(/Forecast\s+\S+ by 30 November at/);
+    expect(text).toMatch(/Runway\s+\d+\.\d days at/);
+    for (const rule of ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"]) {
+      expect(text).toMatch(new RegExp(`(PASS|FAIL|SKIP)\\s+${rule}\\s+(mandatory|advisory)`));
+    }
+    expect(text).toMatch(/Rules\s+(PASS|FAIL): /);
+    expect(text).toContain("1 Nov");
+    expect(text).toContain("22 Nov");
+  });
+
+  it("colors with colors on, and still fits 80 visible columns", () => {
+    const text = renderTerminal(happyReport(), { colors: palette(true) });
+    expect(text).toMatch(ANSI);
+    for (const line of text.split("\n")) expect(visibleLength(line)).toBeLessThanOrEqual(80);
+  });
+
+  it("averages days into columns when the period is longer than the chart", () => {
+    const text = renderTerminal(happyReport({ days: 400 }), { colors: plain });
+    expect(text).toMatch(/each column: 7 days, spend per day averaged/);
+    for (const line of text.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
+    const { points, per } = chartPoints(happyReport({ days: 10 }).days, 60);
+    expect(per).toBe(1);
+    expect(points).toHaveLength(10);
+  });
+
+  it("says so when no monthly budget is set, and draws no allowance", () => {
+    const text = renderTerminal(happyReport({ config: { minBalance: 100 } }), { colors: plain });
+    expect(text).toContain("no monthly budget set");
+    expect(text).not.toContain("◂ budget");
+    expect(text).toMatch(/SKIP\s+monthly-budget/);
+  });
+
+  it("draws a project with no spend", () => {
+    const text = renderTerminal(happyReport({ amount: () => 0, config: {} }), { colors: plain });
+    expect(text).toMatch(/Runway\s+no spend/);
+    for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe("useColor", () => {
+  it.each([
+    [{ isTTY: true }, {}, true],
+    [{ isTTY: false }, {}, false],
+    [{}, { CI: "true" }, false],
+    [{ isTTY: true }, { NO_COLOR: "1" }, false],
+    [{ isTTY: true }, { NO_COLOR: "" }, true],
+    [{ isTTY: true }, { TERM: "dumb" }, false],
+    [{ isTTY: false }, { FORCE_COLOR: "1" }, true],
+    [{ isTTY: true }, { FORCE_COLOR: "0" }, false],
+    [{ isTTY: false }, { FORCE_COLOR: "1", NO_COLOR: "1" }, false],
+  ])("%j with %j: %s", (stream, env, expected) => {
+    expect(useColor(stream, env)).toBe(expected);
+  });
+});
