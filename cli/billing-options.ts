@@ -12,5 +12,7 @@ export function addBillingOptions(cmd: Command): Command {
       "1|openstack, 2|object-storage, 3|vmware (env COSTGATE_PRODUCT; default openstack)",
     )
     .option("--billing-url <url>", "billing base URL; /bill/graphql is added (env COSTGATE_BILLING_URL)")
+    .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
+    .option("--insecure", "skip TLS verification (prefer --os-cacert; env OS_INSECURE)")
     .option("--timeout <seconds>", "timeout of each request in seconds", "30");
 }

@@ -2,6 +2,7 @@
  * startEmulator: one node:http server on 127.0.0.1 answering as Keystone v3 (`/`, `/v3`,
  * `/v3/auth/tokens`) and as the billing GraphQL endpoint (`/bill/graphql`).
  */
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type BillingProjectInput, BillingStore } from "./billing/data";
@@ -13,7 +14,13 @@ import { Directory } from "./identity/directory";
 import { handleIdentity } from "./identity/routes";
 import { TokenStore } from "./identity/tokens";
 import { defaultKnobs, type Knobs } from "./knobs";
-import { buildSeed, DEFAULT_SEED, type SeedData } from "./seed";
+import {
+  buildSeed,
+  DEFAULT_SEED,
+  type SeedApplicationCredential,
+  type SeedData,
+  type SeedUser,
+} from "./seed";
 
 /** EmulatorOptions configure startEmulator; every field is optional. */
 export interface EmulatorOptions {
@@ -49,6 +56,25 @@ export interface Emulator {
   removeProject(id: number): void;
   /** addSyntheticProjects seeds `count` generated billing projects from `firstId` (default 100000); returns their ids. */
   addSyntheticProjects(count: number, firstId?: number): number[];
+  /**
+   * addUser adds a user with a chosen password (a test's canary, say) in the Default domain (or
+   * `domainId`), with the member and reader roles on `projectIds` (default: the demo project).
+   *
+   * @example const user = emu.addUser({ password: `canary-${randomUUID()}` });
+   */
+  addUser(user: { password: string; name?: string; domainId?: string; projectIds?: string[] }): SeedUser;
+  /**
+   * addApplicationCredential adds an application credential with a chosen secret, of `userId`
+   * (default: the demo user), bound to `projectId` (default: the demo project).
+   *
+   * @example const cred = emu.addApplicationCredential({ secret: `canary-${randomUUID()}` });
+   */
+  addApplicationCredential(cred: {
+    secret: string;
+    name?: string;
+    userId?: string;
+    projectId?: string;
+  }): SeedApplicationCredential;
   /** billingProjectIds lists the billing project ids now known. */
   billingProjectIds(): number[];
   /** resetKnobs restores healthy knobs in place. */
@@ -101,6 +127,32 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     removeProject: (id) => store.removeProject(id),
     addSyntheticProjects: (count, firstId = 100_000) => store.addSynthetic(count, firstId),
     billingProjectIds: () => store.projectIds(),
+    addUser(u) {
+      const domain = dir.domain({ id: u.domainId ?? seed.domains.default.id });
+      if (!domain) throw new RangeError(`addUser: no domain ${u.domainId}`);
+      const id = randomBytes(16).toString("hex");
+      const user: SeedUser = {
+        id,
+        name: u.name ?? `user-${id.slice(0, 8)}`,
+        domain,
+        password: u.password,
+        projectIds: u.projectIds ?? [seed.projects.demo.id],
+      };
+      dir.addUser(user);
+      return user;
+    },
+    addApplicationCredential(c) {
+      const id = randomBytes(16).toString("hex");
+      const cred: SeedApplicationCredential = {
+        id,
+        name: c.name ?? `appcred-${id.slice(0, 8)}`,
+        secret: c.secret,
+        userId: c.userId ?? seed.users.demo.id,
+        projectId: c.projectId ?? seed.projects.demo.id,
+      };
+      dir.addAppCred(cred);
+      return cred;
+    },
     resetKnobs() {
       const fresh = defaultKnobs();
       for (const key of ["billing", "identity"] as const) {

@@ -21,6 +21,8 @@ export function projectAndProduct(o: Opts): { projectId: string | undefined; pro
 export function billingEndpointFrom(o: Opts) {
   const args: BillingArgs = {};
   if (typeof o["billingUrl"] === "string") args.billingUrl = o["billingUrl"];
+  if (typeof o["osCacert"] === "string") args.caCert = o["osCacert"];
+  if (o["insecure"] === true) args.insecure = true;
   const timeout = o["timeout"];
   if (typeof timeout === "string") {
     const ms = Number(timeout) * 1000;

@@ -64,6 +64,16 @@ export class Directory {
     return this.appCreds.find((c) => c.name === name && c.userId === userId);
   }
 
+  /** addUser makes another user known (see Emulator.addUser). */
+  addUser(user: SeedUser): void {
+    this.users.push(user);
+  }
+
+  /** addAppCred makes another application credential known (see Emulator.addApplicationCredential). */
+  addAppCred(cred: SeedApplicationCredential): void {
+    this.appCreds.push(cred);
+  }
+
   /** roles lists the user's roles on a project (empty: no assignment), in Keystone's order. */
   roles(user: SeedUser, projectId: string): SeedRole[] {
     return user.projectIds.includes(projectId) ? [this.seed.roles.reader, this.seed.roles.member] : [];

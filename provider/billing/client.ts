@@ -109,6 +109,11 @@ function graphqlMessages(body: unknown): string[] | undefined {
   });
 }
 
+/** redact cuts a secret out of a text that came from a server. */
+function redact(text: string, secret: string): string {
+  return secret.length >= 3 ? text.split(secret).join("<redacted>") : text;
+}
+
 /** @internal postQuery sends one document and returns `data`, retrying once with the server's variable types. */
 export async function postQuery(
   ep: BillingEndpoint,
@@ -130,7 +135,8 @@ export async function postQuery(
       idempotent: true,
     });
     const body = parseJson(res.text);
-    const messages = body === undefined ? undefined : graphqlMessages(body);
+    // A server may echo the X-User-Token in its messages: it never reaches an error.
+    const messages = body === undefined ? undefined : graphqlMessages(body)?.map((m) => redact(m, ep.token));
     if (messages && attempt === 0) {
       const corrected = expectedTypes(messages, types);
       if (corrected) {
@@ -139,9 +145,13 @@ export async function postQuery(
       }
     }
     if (res.status < 200 || res.status >= 300) throw statusError(res, messages ?? []);
-    if (body === undefined) {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      const what =
+        body === undefined
+          ? describeBody(res)
+          : `JSON ${body === null ? "null" : Array.isArray(body) ? "array" : typeof body}`;
       throw new ResponseError(
-        `billing endpoint answered ${res.status} to POST ${res.info.url} with ${describeBody(res)}, not GraphQL JSON; check COSTGATE_BILLING_URL`,
+        `billing endpoint answered ${res.status} to POST ${res.info.url} with ${what}, not GraphQL JSON; check COSTGATE_BILLING_URL`,
         { request: res.info, status: res.status, requestId: res.requestId },
       );
     }
@@ -219,7 +229,9 @@ export async function getBalance(
 export function normalizeDay(value: unknown): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) {
     const ms = Math.abs(value) < 1e11 ? value * 1000 : value;
-    return isoDay(new Date(ms));
+    const d = new Date(ms);
+    // beyond ±8.64e15 ms a Date is invalid: not a day
+    return Number.isNaN(d.getTime()) ? undefined : isoDay(d);
   }
   if (typeof value !== "string") return undefined;
   const t = value.trim();

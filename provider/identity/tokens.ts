@@ -50,13 +50,12 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
 }
 
 /**
- * scrubbed removes the method's secrets from an error: Keystone's 400 messages can echo the request
- * body, password included.
+ * scrubbed removes secrets from an error: Keystone's 400 messages can echo the request body,
+ * password included, and a proxy's error page may echo the token headers.
  */
-function scrubbed<E extends HttpError>(e: E, m: AuthMethod): E {
-  const secrets = [m.type === "password" ? m.password : m.applicationCredentialSecret].filter(
-    (s) => s.length >= 3,
-  );
+function scrubbed<E extends HttpError>(e: E, m: AuthMethod | string[]): E {
+  const given = Array.isArray(m) ? m : [m.type === "password" ? m.password : m.applicationCredentialSecret];
+  const secrets = given.filter((s) => s.length >= 3);
   const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join("<redacted>"), text);
   const out = Object.create(Object.getPrototypeOf(e)) as E;
   Object.assign(out, e, { message: scrub(e.message), apiMessage: e.apiMessage && scrub(e.apiMessage) });
@@ -135,7 +134,7 @@ export async function validateToken(
   });
   if (res.status === 404) return null;
   if (res.status === 401 && authToken === subjectToken) return null;
-  if (res.status !== 200) throw statusError(res, "");
+  if (res.status !== 200) throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
   return parseTokenBody(res);
 }
 
@@ -155,7 +154,7 @@ export async function checkToken(
   });
   if (res.status === 200 || res.status === 204) return true;
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
-  throw statusError(res, "");
+  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
 }
 
 /**
@@ -179,5 +178,5 @@ export async function revokeToken(
   });
   if (res.status === 204 || res.status === 200) return true;
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
-  throw statusError(res, "");
+  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
 }

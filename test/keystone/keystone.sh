@@ -6,6 +6,9 @@
 #                                    127.0.0.1:<free port>, provision a domain/project/user/app credential
 #                                    and write DIR/env.json and DIR/openrc; prints the path of env.json
 #   keystone.sh stop DIR             stop the server started in DIR and wait for it to exit
+#   keystone.sh restart DIR          stop the server started in DIR and serve it again on the same port, with
+#                                    the same configuration, database and fernet keys (nothing is re-created);
+#                                    updates DIR/keystone.pid and the pid in DIR/env.json
 #   keystone.sh capture DIR OUTDIR   record real Keystone responses (secrets replaced) as OUTDIR/*.json
 #
 # Environment: KEYSTONE_TOKEN_EXPIRATION (seconds, default 3600),
@@ -21,7 +24,7 @@ die() {
 }
 
 usage() {
-  echo "usage: keystone.sh start DIR | stop DIR | capture DIR OUTDIR" >&2
+  echo "usage: keystone.sh start DIR | stop DIR | restart DIR | capture DIR OUTDIR" >&2
   exit 2
 }
 
@@ -121,6 +124,29 @@ manage() {
   fi
 }
 
+# serve DIR PORT: run keystone-wsgi-public for DIR's configuration on 127.0.0.1:PORT in the background;
+# sets SERVED_PID and writes DIR/keystone.pid.
+SERVED_PID=""
+serve() {
+  local dir="$1" port="$2"
+  # keystone.server.flask.core._get_config_files() reads OS_KEYSTONE_CONFIG_DIR (+ OS_KEYSTONE_CONFIG_FILES,
+  # ';'-separated names inside it, default keystone.conf); without them Keystone falls back to
+  # /etc/keystone/keystone.conf. setsid: the server leads its own process group, so stop can kill it whole.
+  local wsgi pid
+  wsgi="$(command -v keystone-wsgi-public)"
+  OS_KEYSTONE_CONFIG_DIR="$dir" OS_KEYSTONE_CONFIG_FILES="keystone.conf" \
+    setsid "$wsgi" --host 127.0.0.1 --port "$port" </dev/null >>"$dir/keystone-wsgi.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$dir/keystone.pid"
+  if [[ -n "${KEYSTONE_WATCH_PID:-}" ]]; then
+    # Stop the server when the watched process (the test runner) goes away without calling stop.
+    setsid bash -c 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 2; done
+      kill -TERM -- "-$2" 2>/dev/null || true' keystone-watchdog "$KEYSTONE_WATCH_PID" "$pid" \
+      </dev/null >/dev/null 2>&1 &
+  fi
+  SERVED_PID="$pid"
+}
+
 # On a failed start, do not leave a server behind.
 START_DIR=""
 START_OK=0
@@ -177,22 +203,11 @@ cmd_start() {
   python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA journal_mode=WAL").fetchone()' \
     "$dir/keystone.db"
 
-  # keystone.server.flask.core._get_config_files() reads OS_KEYSTONE_CONFIG_DIR (+ OS_KEYSTONE_CONFIG_FILES,
-  # ';'-separated names inside it, default keystone.conf); without them Keystone falls back to
-  # /etc/keystone/keystone.conf. setsid: the server leads its own process group, so stop can kill it whole.
   # It starts while bootstrap runs (GET /v3 needs no data; nothing else is asked before bootstrap ends).
-  local wsgi pid
-  wsgi="$(command -v keystone-wsgi-public)"
-  OS_KEYSTONE_CONFIG_DIR="$dir" OS_KEYSTONE_CONFIG_FILES="keystone.conf" \
-    setsid "$wsgi" --host 127.0.0.1 --port "$port" </dev/null >"$dir/keystone-wsgi.log" 2>&1 &
-  pid=$!
-  echo "$pid" >"$dir/keystone.pid"
-  if [[ -n "${KEYSTONE_WATCH_PID:-}" ]]; then
-    # Stop the server when the watched process (the test runner) goes away without calling stop.
-    setsid bash -c 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 2; done
-      kill -TERM -- "-$2" 2>/dev/null || true' keystone-watchdog "$KEYSTONE_WATCH_PID" "$pid" \
-      </dev/null >/dev/null 2>&1 &
-  fi
+  # (keystone-wsgi.log was removed above: serve's append starts a fresh log.)
+  local pid
+  serve "$dir" "$port"
+  pid="$SERVED_PID"
 
   # The password goes through the environment, not argv (ps would show it).
   OS_BOOTSTRAP_PASSWORD="$admin_password" manage "$dir" bootstrap \
@@ -249,6 +264,44 @@ cmd_stop() {
   rm -f "$pidfile"
 }
 
+cmd_restart() {
+  local dir
+  dir="$(cd "$1" 2>/dev/null && pwd)" || die "no such directory: $1"
+  [[ -f "$dir/env.json" && -f "$dir/keystone.conf" ]] ||
+    die "$dir has no Keystone to restart (env.json, keystone.conf): run 'keystone.sh start $dir' first"
+  local t0=$SECONDS
+  local timeout="${KEYSTONE_START_TIMEOUT:-90}"
+  local port url pid
+  port="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["port"])' "$dir/env.json")"
+  url="http://127.0.0.1:$port/v3"
+  cmd_stop "$dir"
+
+  START_DIR="$dir"
+  trap on_start_exit EXIT
+  trap "exit 143" TERM
+  trap "exit 130" INT
+  echo "---- keystone.sh restart at $(date -u +%FT%TZ) ----" >>"$dir/keystone-wsgi.log"
+  serve "$dir" "$port"
+  pid="$SERVED_PID"
+  if ! python3 "$HERE/provision.py" wait --url "$url" --pid "$pid" --timeout "$timeout"; then
+    log_tail "$dir"
+    die "Keystone did not come back on $url (see $dir/keystone.log, $dir/keystone-wsgi.log)"
+  fi
+  # env.json holds passwords: rewritten as provision.py writes it, readable by its owner only.
+  python3 -c 'import json, os, sys
+p = sys.argv[1]
+with open(p, encoding="utf-8") as f:
+    env = json.load(f)
+env["pid"] = int(sys.argv[2])
+fd = os.open(p + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+with os.fdopen(fd, "w", encoding="utf-8") as f:
+    f.write(json.dumps(env, indent=2, ensure_ascii=False) + "\n")
+os.replace(p + ".tmp", p)' "$dir/env.json" "$pid"
+  START_OK=1
+  echo "keystone.sh: Keystone at $url (pid $pid) restarted in $((SECONDS - t0))s" >&2
+  echo "$dir/env.json"
+}
+
 cmd_capture() {
   local dir out
   dir="$(cd "$1" 2>/dev/null && pwd)" || die "no such directory: $1"
@@ -266,6 +319,10 @@ start)
 stop)
   [[ $# -eq 2 ]] || usage
   cmd_stop "$2"
+  ;;
+restart)
+  [[ $# -eq 2 ]] || usage
+  cmd_restart "$2"
   ;;
 capture)
   [[ $# -eq 3 ]] || usage
