@@ -14,5 +14,8 @@ export function addBillingOptions(cmd: Command): Command {
     .option("--billing-url <url>", "billing base URL; /bill/graphql is added (env COSTGATE_BILLING_URL)")
     .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
     .option("--insecure", "skip TLS verification (prefer --os-cacert; env OS_INSECURE)")
-    .option("--timeout <seconds>", "timeout of each request in seconds", "30");
+    .option(
+      "--timeout <seconds>",
+      "timeout of each request in seconds (default 60; env COSTGATE_TIMEOUT_MS)",
+    );
 }

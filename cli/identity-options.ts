@@ -28,7 +28,10 @@ export function addIdentityOptions(cmd: Command): Command {
     .option("--os-project-domain-name <name>", "env OS_PROJECT_DOMAIN_NAME")
     .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
     .option("--insecure", "skip TLS verification (prefer --os-cacert)")
-    .option("--timeout <seconds>", "timeout of each request in seconds", "30");
+    .option(
+      "--timeout <seconds>",
+      "timeout of each request in seconds (default 60; env COSTGATE_TIMEOUT_MS)",
+    );
 }
 
 /** identityArgsFrom turns parsed flags into IdentityArgs (flags win over env and clouds.yaml). */

@@ -34,7 +34,9 @@ export function daysBetween(a: string, b: string): number {
 }
 
 function validDate(y: number, m: number, d: number): boolean {
-  const t = new Date(Date.UTC(y, m - 1, d));
+  // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
