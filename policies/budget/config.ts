@@ -11,8 +11,11 @@ import type { RateCard } from "./cost";
 export interface CommonConfig {
   /** The project to check. Default: `COSTGATE_PROJECT_ID` (a comma list for several). */
   projectId?: number;
-  /** Several projects, each with its own thresholds: `{ "4242": { "minBalance": 5000 } }`. */
-  projects?: Record<string, Record<string, unknown>>;
+  /**
+   * Several projects, each with its own thresholds: `{ "4242": { "minBalance": 5000 } }`, or a list:
+   * `[4242, 1001]` or `[{ "projectId": 4242, "minBalance": 5000 }]`.
+   */
+  projects?: Record<string, Record<string, unknown>> | (number | string | Record<string, unknown>)[];
   /** 1|openstack, 2|object-storage, 3|vmware. Default `COSTGATE_PRODUCT`, then openstack. */
   product?: string | number;
   /** When billing cannot be read: "fail" (the policy reports a violation) or "advise" (it stays quiet; billing-available warns). Default "fail". */
@@ -31,9 +34,9 @@ export function commonProperties(withRateCard = false): PolicyConfigSchema["prop
   const props: PolicyConfigSchema["properties"] = {
     projectId: { type: "integer", minimum: 1, description: "The project id; default COSTGATE_PROJECT_ID." },
     projects: {
-      type: "object",
-      description: 'Several projects, each with its own thresholds: { "4242": { "minBalance": 5000 } }.',
-      additionalProperties: { type: "object" },
+      type: ["object", "array"],
+      description:
+        'Several projects, each with its own thresholds: { "4242": { "minBalance": 5000 } }, or [4242, 1001], or [{ "projectId": 4242, "minBalance": 5000 }].',
     },
     product: {
       type: ["string", "integer"],
@@ -82,10 +85,20 @@ export function projectTargets(
     }
     return n;
   };
-  if (projects && Object.keys(projects).length > 0) {
+  if (Array.isArray(projects) && projects.length > 0) {
+    // [4242, 1001] or [{ projectId: 4242, minBalance: 5000 }, ...]
+    return projects.map((p: unknown, i: number) => {
+      if (p && typeof p === "object") {
+        const { projectId: id, ...overrides } = p as Record<string, unknown>;
+        return { projectId: parse(id, `projects.${i}.projectId`), config: { ...base, ...overrides } };
+      }
+      return { projectId: parse(p, `projects.${i}`), config: base };
+    });
+  }
+  if (projects && typeof projects === "object" && Object.keys(projects).length > 0) {
     return Object.entries(projects).map(([id, overrides]) => ({
       projectId: parse(id, `projects.${id}`),
-      config: { ...base, ...(overrides ?? {}) },
+      config: { ...base, ...((overrides as Record<string, unknown> | null) ?? {}) },
     }));
   }
   if (projectId !== undefined) return [{ projectId: parse(projectId, "projectId"), config: base }];

@@ -120,3 +120,15 @@ describe("the rate card", () => {
     }
   });
 });
+
+describe("project lists", () => {
+  it.each([
+    [{ projects: [4242, "1001"], minBalance: 1 }, [4242, 1001]],
+    [{ projects: [{ projectId: 4242, minBalance: 1 }] }, [4242]],
+    [{ projects: { "4242": { minBalance: 1 } } }, [4242]],
+  ])("%j", async (config, ids) => {
+    const { projectTargets } = await import("../../policies/budget/config");
+    expect(projectTargets(config).map((t) => t.projectId)).toEqual(ids);
+    expect(projectTargets(config)[0]?.config.minBalance).toBe(1);
+  });
+});
