@@ -115,6 +115,33 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
   return { id, ...parseTokenBody(res) };
 }
 
+type TokenOutcome = { res: HttpResponse; valid: boolean };
+
+/**
+ * subjectRequest sends GET, HEAD or DELETE /v3/auth/tokens about `subjectToken`. A 404 (or a 401 for
+ * a token speaking for itself) means Keystone no longer accepts it; any other failure throws, with
+ * both tokens scrubbed from the error.
+ */
+async function subjectRequest(
+  endpoint: IdentityEndpoint,
+  method: "GET" | "HEAD" | "DELETE",
+  subjectToken: string,
+  authToken: string,
+): Promise<TokenOutcome> {
+  const res = await send({
+    service: "identity",
+    method,
+    url: tokensUrl(normalizeAuthUrl(endpoint.authUrl)),
+    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
+    transport: endpoint.transport,
+    // A revoke is retried only when no response arrived; a 404 after a lost answer still reads as "already gone".
+    ...(method === "DELETE" ? { idempotent: false } : {}),
+  });
+  if (res.status >= 200 && res.status < 300) return { res, valid: true };
+  if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return { res, valid: false };
+  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
+}
+
 /**
  * validateToken asks Keystone about `subjectToken` (GET /v3/auth/tokens), authenticating with
  * `authToken` (a token may validate itself). Returns null when Keystone no longer accepts it (404).
@@ -124,18 +151,8 @@ export async function validateToken(
   subjectToken: string,
   authToken: string = subjectToken,
 ): Promise<TokenInfo | null> {
-  const authUrl = normalizeAuthUrl(endpoint.authUrl);
-  const res = await send({
-    service: "identity",
-    method: "GET",
-    url: tokensUrl(authUrl),
-    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
-    transport: endpoint.transport,
-  });
-  if (res.status === 404) return null;
-  if (res.status === 401 && authToken === subjectToken) return null;
-  if (res.status !== 200) throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
-  return parseTokenBody(res);
+  const out = await subjectRequest(endpoint, "GET", subjectToken, authToken);
+  return out.valid ? parseTokenBody(out.res) : null;
 }
 
 /** checkToken is the cheap form of validateToken (HEAD /v3/auth/tokens): true when the token is valid. */
@@ -144,17 +161,7 @@ export async function checkToken(
   subjectToken: string,
   authToken: string = subjectToken,
 ): Promise<boolean> {
-  const authUrl = normalizeAuthUrl(endpoint.authUrl);
-  const res = await send({
-    service: "identity",
-    method: "HEAD",
-    url: tokensUrl(authUrl),
-    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
-    transport: endpoint.transport,
-  });
-  if (res.status === 200 || res.status === 204) return true;
-  if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
-  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
+  return (await subjectRequest(endpoint, "HEAD", subjectToken, authToken)).valid;
 }
 
 /**
@@ -166,17 +173,5 @@ export async function revokeToken(
   subjectToken: string,
   authToken: string = subjectToken,
 ): Promise<boolean> {
-  const authUrl = normalizeAuthUrl(endpoint.authUrl);
-  const res = await send({
-    service: "identity",
-    method: "DELETE",
-    url: tokensUrl(authUrl),
-    headers: { "x-auth-token": authToken, "x-subject-token": subjectToken },
-    transport: endpoint.transport,
-    // Retried only when no response arrived; a 404 after a lost answer still reads as "already gone".
-    idempotent: false,
-  });
-  if (res.status === 204 || res.status === 200) return true;
-  if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return false;
-  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
+  return (await subjectRequest(endpoint, "DELETE", subjectToken, authToken)).valid;
 }

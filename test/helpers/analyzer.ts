@@ -2,9 +2,9 @@
  * The compiled policy pack run as `pulumi preview --policy-pack` runs it (node in the pack folder),
  * driven over Pulumi's analyzer gRPC protocol: GetAnalyzerInfo, Configure, AnalyzeStack.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { startPlugin } from "./grpc-process";
 import { ROOT } from "./provider-host";
 
 const require = createRequire(import.meta.url);
@@ -56,31 +56,9 @@ function call<T>(client: Record<string, unknown>, method: string, req: unknown):
 /** startPolicyPack runs `node .` in policies/budget with the given environment. */
 export async function startPolicyPack(env: Record<string, string | undefined>): Promise<PolicyPackProcess> {
   const dir = resolve(ROOT, "policies/budget");
-  const child: ChildProcess = spawn(process.execPath, ["."], {
+  const { child, port, output } = await startPlugin("policy pack", ["."], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", ...env } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const port = await new Promise<number>((ok, fail) => {
-    let first = "";
-    const timer = setTimeout(() => fail(new Error(`policy pack did not start: ${out}`)), 20_000);
-    child.stdout?.on("data", (d) => {
-      if (first.includes("\n")) {
-        out += d;
-        return;
-      }
-      first += d;
-      const nl = first.indexOf("\n");
-      if (nl >= 0) {
-        clearTimeout(timer);
-        ok(Number(first.slice(0, nl).trim()));
-      }
-    });
-    child.on("exit", (code) => fail(new Error(`policy pack exited with ${code}: ${out}`)));
   });
   const client = new rpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
@@ -140,7 +118,7 @@ export async function startPolicyPack(env: Record<string, string | undefined>): 
           : d.getMessage(),
       }));
     },
-    output: () => out,
+    output,
     close() {
       client.close();
       child.kill();

@@ -2,9 +2,9 @@
  * Pulumi's own dynamic-provider host, started as `pulumi up` starts it, driven over gRPC.
  * Also: the inputs (with `__provider`) a real program registers, captured under Pulumi mocks.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { startPlugin } from "./grpc-process";
 
 const require = createRequire(import.meta.url);
 export const ROOT = resolve(__dirname, "../..");
@@ -55,32 +55,9 @@ export async function startProviderHost(env: Record<string, string> = {}): Promi
   // The serialized provider loads `costgate/...` from the program's node_modules, as in a user's program.
   require(resolve(ROOT, "scripts/link-self.js"));
   const hostPath = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
-  const child: ChildProcess = spawn(process.execPath, [hostPath, "127.0.0.1:1"], {
+  const { child, port, output } = await startPlugin("provider host", [hostPath, "127.0.0.1:1"], {
     cwd: ROOT,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "costgate-test", PULUMI_NODEJS_STACK: "test", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const port = await new Promise<number>((ok, fail) => {
-    let first = "";
-    const timer = setTimeout(() => fail(new Error(`provider host did not start: ${out}`)), 20_000);
-    child.stdout?.on("data", (d) => {
-      if (first.includes("\n")) {
-        out += d;
-        return;
-      }
-      first += d;
-      const nl = first.indexOf("\n");
-      if (nl >= 0) {
-        clearTimeout(timer);
-        out += first.slice(nl + 1);
-        ok(Number(first.slice(0, nl).trim()));
-      }
-    });
-    child.on("exit", (code) => fail(new Error(`provider host exited with ${code}: ${out}`)));
   });
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
@@ -161,7 +138,7 @@ export async function startProviderHost(env: Record<string, string> = {}): Promi
       req.setProperties(struct(props));
       await call(client, "delete", req);
     },
-    output: () => out,
+    output,
     async close() {
       client.close();
       child.kill();
