@@ -109,7 +109,7 @@ function validateRule(rule: RuleName, priced: boolean) {
           ? evaluateData(data, target.projectId, runStartedAt, budgetConfigFor(rule, target.config, extra))
           : before;
       const finding = findingOf(after, rule);
-      if (!finding || finding.status !== "fail") continue;
+      if (finding?.status !== "fail") continue;
       let message = finding.message;
       if (cost && (extra !== 0 || cost.unpriced.length)) {
         const was = findingOf(before, rule);
