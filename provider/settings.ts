@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { ConfigError } from "./errors";
 import type { Timeouts, TransportOptions } from "./http";
 import { type AuthMethod, validateAuth } from "./identity/auth";
@@ -120,7 +119,9 @@ export function configSearchPath(kind: "clouds" | "secure", env: NodeJS.ProcessE
 
 function readYaml(path: string): Record<string, unknown> {
   try {
-    const doc = parseYaml(readFileSync(path, "utf8")) as unknown;
+    // Loaded only when a clouds.yaml is read: most runs never need a YAML parser.
+    const { parse } = require("yaml") as typeof import("yaml");
+    const doc = parse(readFileSync(path, "utf8")) as unknown;
     return doc && typeof doc === "object" ? (doc as Record<string, unknown>) : {};
   } catch (e) {
     // Not kept as the cause: a parse error's message quotes the lines around the fault, and in
