@@ -20,7 +20,7 @@ import {
   projectTargets,
 } from "./config";
 import { type ChangeCost, priceChange } from "./cost";
-import { failures, projectData, runStartedAt } from "./data";
+import { failures, projectData } from "./data";
 
 const RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
 
@@ -102,11 +102,11 @@ function validateRule(rule: RuleName, priced: boolean) {
         }
         continue;
       }
-      const before = evaluateData(data, target.projectId, runStartedAt, budgetConfigFor(rule, target.config));
+      const before = evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config));
       const extra = cost?.addedPerDay ?? 0;
       const after =
         extra !== 0
-          ? evaluateData(data, target.projectId, runStartedAt, budgetConfigFor(rule, target.config, extra))
+          ? evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config, extra))
           : before;
       const finding = findingOf(after, rule);
       if (finding?.status !== "fail") continue;

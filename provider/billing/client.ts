@@ -174,6 +174,18 @@ function noData(what: string, projectId: number, productId: ProductId, res?: { u
   );
 }
 
+/**
+ * billField reads `data.bill.<field>` (spec §4.3, §4.4); a server that answers the field at the top
+ * of `data` is read too.
+ */
+function billField(data: unknown, field: string): unknown {
+  if (!data || typeof data !== "object") return undefined;
+  const d = data as Record<string, unknown>;
+  const bill = d["bill"];
+  if (bill && typeof bill === "object" && field in bill) return (bill as Record<string, unknown>)[field];
+  return d[field];
+}
+
 /** Arguments of getBalance. */
 export interface BalanceQuery {
   projectId: number | string;
@@ -199,8 +211,7 @@ export async function getBalance(
     { externalSubscriptionId: projectId, productId },
     "CostgateBalance",
   );
-  const node = (data as { bill?: { getSubscriptionBalance?: unknown } } | null | undefined)?.bill
-    ?.getSubscriptionBalance;
+  const node = billField(data, "getSubscriptionBalance");
   if (!node || typeof node !== "object")
     throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
   const raw = node as { balance?: unknown; bonuses?: unknown };
@@ -257,8 +268,7 @@ async function fetchWindow(
     { periodFrom: w.periodFrom, periodTo: w.periodTo, externalSubscriptionId: projectId, productId },
     "CostgateConsumption",
   );
-  const report = (data as { bill?: { reportSubscriptionConsuming?: unknown } } | null | undefined)?.bill
-    ?.reportSubscriptionConsuming;
+  const report = billField(data, "reportSubscriptionConsuming");
   if (report === null || report === undefined)
     throw noData("consumption", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
   const items = Array.isArray(report) ? report : (report as { items?: unknown }).items;

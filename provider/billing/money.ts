@@ -13,6 +13,8 @@ export function parseAmount(value: unknown): Big | undefined {
   if (typeof value === "number") return Number.isFinite(value) ? new Big(value) : undefined;
   if (typeof value !== "string") return undefined;
   let t = value.trim().replace(/[\s\u00a0\u202f_']/g, "");
+  // A currency sign or ISO code at either end ("₽1312.40", "1312.40 RUB") is not part of the amount.
+  t = t.replace(/^(?:\p{Sc}|[A-Z]{3}(?=[-+\d.]))/u, "").replace(/(?:\p{Sc}|(?<=[\d.])[A-Z]{3})$/u, "");
   if (t === "") return new Big(0);
   if (t.includes(",") && t.includes(".")) t = t.replace(/,/g, "");
   else if (/^-?\d{1,3}(,\d{3})+$/.test(t)) t = t.replace(/,/g, "");

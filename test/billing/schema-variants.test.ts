@@ -80,3 +80,20 @@ it("re-declares periods as DateTime! and normalizes offset timestamps", async ()
   ]);
   expect(u.total).toEqual({ amount: 0.3, bonuses: 0.01 });
 });
+
+it("reads a balance answered at the top of data, without bill", async () => {
+  const flat = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ data: { getSubscriptionBalance: { balance: "5.10 RUB", bonuses: null } } }));
+  });
+  await new Promise<void>((ok) => flat.listen(0, "127.0.0.1", ok));
+  try {
+    const b = await getBalance(
+      { baseUrl: `http://127.0.0.1:${(flat.address() as AddressInfo).port}`, token: "t" },
+      { projectId: 1 },
+    );
+    expect(b).toMatchObject({ balance: 5.1, bonuses: 0 });
+  } finally {
+    flat.close();
+  }
+});
