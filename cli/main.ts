@@ -18,7 +18,22 @@ export function buildProgram(run: (code: Promise<number>) => void): Command {
     .description("Keystone tokens, project balance and budget gates for an OpenStack-based cloud")
     .version(version(), "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      "after",
+      `
+Examples:
+  npx costgate demo                                   # everything, offline, on the embedded emulator
+  export OS_TOKEN=$(costgate token)                   # OS_AUTH_URL + OS_APPLICATION_CREDENTIAL_ID/SECRET
+  costgate balance --project-id 4242 --json           # COSTGATE_BILLING_URL + COSTGATE_BILLING_TOKEN
+  costgate check --project-id 4242 --min-runway-days 14 --monthly-budget 45000
+  costgate report --project-id 4242 --html report.html
+  costgate emulator --port 5000                       # a local cloud for offline tests and CI
+
+Exit codes: 0 ok, 1 a mandatory budget rule failed (check), 2 bad usage or settings (nothing sent),
+3 the API refused the request or could not be reached. COSTGATE_DEBUG=1 logs each request on stderr.
+Run costgate <command> --help for a command's flags and examples.`,
+    );
 
   addIdentityOptions(
     program
@@ -152,6 +167,7 @@ Exit codes: 0 the report was made (whatever the verdict; costgate check is the g
       "run costgate against the embedded emulator, offline: a token, a balance, 60 days of charges",
     )
     .option("--html <file>", "where to write the HTML report (default costgate-report.html)")
+    .addHelpText("after", "\nExamples:\n  npx costgate demo\n  npx costgate demo --html /tmp/demo.html")
     .action((opts: Opts) =>
       run(
         import("./commands/demo").then((m) =>
