@@ -16,8 +16,8 @@ export interface ProjectCheck {
 }
 
 /**
- * checkPeriodStart is the first day a check needs: the month's first day, or earlier when the
- * trailing average or the spike window reach further back.
+ * checkPeriodStart is the first day the budget rules look at: the month's first day, or earlier
+ * when the trailing average or the spike median (and the last full day before it) reach further back.
  */
 export function checkPeriodStart(now: Date, config: BudgetConfig = {}): string {
   const today = isoDay(now);
@@ -25,7 +25,7 @@ export function checkPeriodStart(now: Date, config: BudgetConfig = {}): string {
   const back =
     Math.max(
       config.trailingDays ?? DEFAULT_TRAILING_DAYS,
-      (config.spikeWindowDays ?? DEFAULT_SPIKE_WINDOW_DAYS) + 1,
+      config.spikeWindowDays ?? DEFAULT_SPIKE_WINDOW_DAYS,
     ) + 1;
   const windowStart = addDays(today, -back);
   return windowStart < monthStart ? windowStart : monthStart;

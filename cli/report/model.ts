@@ -2,6 +2,7 @@
  * The report's model: a project's balance, the charges of a period and the budget evaluation, with the
  * figures every rendering (terminal, HTML, Markdown, JSON) shows. Pure: no I/O, the clock is an argument.
  */
+
 import { addDays, isoDay } from "../../provider/billing/periods";
 import { productName } from "../../provider/billing/products";
 import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/results";
@@ -15,6 +16,7 @@ import {
   type ResolvedBudgetConfig,
 } from "../../provider/budget";
 import type { DailyCharge } from "../../provider/budget/types";
+import { checkPeriodStart } from "../../provider/check";
 
 /** ReportDay is one day of the chart and the data table. */
 export interface ReportDay {
@@ -89,10 +91,7 @@ export function allowanceOn(day: string, monthlyBudget: number | undefined): num
  * the last full day).
  */
 export function evaluationStart(now: Date, config: ResolvedBudgetConfig): string {
-  const today = isoDay(now);
-  const firstOfMonth = `${today.slice(0, 7)}-01`;
-  const back = addDays(today, -(Math.max(config.trailingDays, config.spikeWindowDays) + 1));
-  return back < firstOfMonth ? back : firstOfMonth;
+  return checkPeriodStart(now, config);
 }
 
 /**

@@ -83,13 +83,20 @@ function targetsOrNone(
   }
 }
 
+/** withDefaults applies the common settings' defaults (the SDK does not fill configSchema defaults). */
+function withDefaults(config: CommonConfig) {
+  return {
+    product: config.product ?? process.env["COSTGATE_PRODUCT"] ?? "openstack",
+    onError: config.onBillingError ?? COMMON_DEFAULTS.onBillingError,
+    timeout: config.timeoutSeconds ?? COMMON_DEFAULTS.timeoutSeconds,
+  };
+}
+
 /** validateRule is the validateStack of one rule's policy. */
 function validateRule(rule: RuleName, priced: boolean) {
   return async (args: StackValidationArgs, report: ReportViolation): Promise<void> => {
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
-    const product = config.product ?? process.env["COSTGATE_PRODUCT"] ?? "openstack";
-    const onError = config.onBillingError ?? COMMON_DEFAULTS.onBillingError;
-    const timeout = config.timeoutSeconds ?? COMMON_DEFAULTS.timeoutSeconds;
+    const { product, onError, timeout } = withDefaults(config);
     const cost = priced ? priceChange(args.resources, config.rateCard) : undefined;
     const targets = targetsOrNone(args, config, report, THRESHOLD[rule]);
     for (const target of targets) {
@@ -234,7 +241,7 @@ export const billingAvailable: StackValidationPolicy = {
   validateStack: async (args, report) => {
     // Runs last: the projects the other policies read are known, and so are their failures.
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
-    const product = config.product ?? process.env["COSTGATE_PRODUCT"] ?? "openstack";
+    const { product, timeout } = withDefaults(config);
     let own: ProjectTarget[] = [];
     try {
       own = projectTargets(config);
@@ -242,7 +249,7 @@ export const billingAvailable: StackValidationPolicy = {
       if (!isConfigError(e)) throw e;
     }
     for (const target of own) {
-      await projectData(target.projectId, product, config.timeoutSeconds ?? COMMON_DEFAULTS.timeoutSeconds);
+      await projectData(target.projectId, product, timeout);
     }
     for (const f of await failures()) {
       report(
