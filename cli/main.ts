@@ -198,6 +198,15 @@ Examples:
   return program;
 }
 
+/**
+ * prepareSnapshot runs what the command's V8 startup snapshot (scripts/cli-snapshot.js) is taken
+ * after: the fast commands loaded and their request-free code run once (cli/warm.ts).
+ */
+export async function prepareSnapshot(): Promise<void> {
+  const { warm } = await import("./warm");
+  await warm(buildProgram);
+}
+
 /** main runs the command line and sets the exit code. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   // `costgate usage | head`: a closed pipe ends the command quietly.

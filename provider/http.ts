@@ -8,9 +8,10 @@
  * @internal
  */
 import { readFileSync } from "node:fs";
-import * as http from "node:http";
+import type * as http from "node:http";
 import type * as Https from "node:https";
 import type { Socket } from "node:net";
+import { urlToHttpOptions } from "node:url";
 import { ConfigError, NetworkError, type RequestInfo, type Service, TimeoutError } from "./errors";
 
 /** Timeouts of one request (one attempt), in milliseconds. */
@@ -138,22 +139,35 @@ const NO_RESPONSE_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/**
+ * node:http is loaded at the first request, not with this module: the command's V8 startup snapshot
+ * (scripts/cli-snapshot.js) is taken with this module loaded, and node cannot put node:http in one.
+ */
+function httpModule(): typeof http {
+  // kept: a require() of a loaded builtin still goes through the module loader each time
+  httpLoaded ??= require("node:http") as typeof http;
+  return httpLoaded;
+}
+let httpLoaded: typeof http | undefined;
+
 /** node:https (and so TLS) is loaded only for an https URL: ~5 ms less for a local endpoint. */
 function https(): typeof Https {
-  return require("node:https") as typeof Https;
+  httpsLoaded ??= require("node:https") as typeof Https;
+  return httpsLoaded;
 }
+let httpsLoaded: typeof Https | undefined;
 
 const agents = new Map<string, http.Agent>();
 let warnedInsecure = false;
 
 function agentFor(transport: TransportOptions | undefined, secure: boolean): http.Agent {
-  const key = JSON.stringify([secure, transport?.caCert ?? "", transport?.insecure === true]);
+  const key = `${secure ? "https" : "http"} ${transport?.insecure === true} ${transport?.caCert ?? ""}`;
   let agent = agents.get(key);
   if (agent) return agent;
   // Free sockets close after 4 s, before the usual 5 s of servers, so a reused one is not being closed.
   const keepAlive = { keepAlive: true, timeout: 4_000, scheduling: "lifo" as const };
   if (!secure) {
-    agent = new http.Agent(keepAlive);
+    agent = new (httpModule().Agent)(keepAlive);
   } else {
     let ca: string | undefined;
     if (transport?.caCert) {
@@ -193,6 +207,42 @@ export function redactUrl(raw: string | URL): string {
   } catch {
     return "<invalid url>";
   }
+}
+
+/** Where one URL points, worked out once: the options of `http.request` and the URL as errors show it. */
+interface Target {
+  options: http.RequestOptions;
+  secure: boolean;
+  /** The URL without query string or user info ({@link redactUrl}). */
+  redacted: string;
+}
+
+/**
+ * Targets by URL string; cleared when full, so a process calling many URLs does not grow it. A URL
+ * with user info or a query string is not kept: it may carry a credential.
+ */
+const targets = new Map<string, Target>();
+const MAX_TARGETS = 64;
+
+function targetFor(raw: string): Target {
+  let target = targets.get(raw);
+  if (target) return target;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (cause) {
+    throw new ConfigError("url", "<invalid url> is not a URL", { cause });
+  }
+  // only what http.request reads: the agent copies the request's options on every call
+  const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+  const options: http.RequestOptions = { protocol, hostname, path };
+  if (port !== undefined) options.port = port;
+  if (auth !== undefined) options.auth = auth;
+  target = { options, secure: url.protocol === "https:", redacted: redactUrl(url) };
+  if (url.username || url.password || url.search) return target;
+  if (targets.size >= MAX_TARGETS) targets.clear();
+  targets.set(raw, target);
+  return target;
 }
 
 /** debugEnabled tells whether `COSTGATE_DEBUG` asks for request logging on stderr. */
@@ -245,20 +295,48 @@ export function envSettings(env: NodeJS.ProcessEnv = process.env): {
 }
 
 type ResolvedRetry = Required<RetryOptions>;
+type ResolvedTransport = { timeouts: Required<Timeouts>; retry: ResolvedRetry };
 
-/** @internal resolveTransport merges the caller's options over the environment over the defaults. */
+/** The settings of a request without transport options, and the environment values they came from. */
+interface KeptDefaults {
+  retries: string | undefined;
+  timeoutMs: string | undefined;
+  resolved: ResolvedTransport;
+}
+let defaultsFor: KeptDefaults | undefined;
+
+/**
+ * @internal resolveTransport merges the caller's options over the environment over the defaults.
+ * Without timeouts or retry options (none at all, or only TLS ones) the answer depends only on
+ * `COSTGATE_RETRIES` and `COSTGATE_TIMEOUT_MS`, so it is kept (frozen) until one of them changes.
+ */
 export function resolveTransport(
   transport: TransportOptions | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): { timeouts: Required<Timeouts>; retry: ResolvedRetry } {
+): ResolvedTransport {
+  if (transport?.timeouts !== undefined || transport?.retry !== undefined)
+    return resolveUncached(transport, env);
+  const retries = env["COSTGATE_RETRIES"];
+  const timeoutMs = env["COSTGATE_TIMEOUT_MS"];
+  const kept = defaultsFor;
+  if (kept && kept.retries === retries && kept.timeoutMs === timeoutMs) return kept.resolved;
+  const resolved = resolveUncached(undefined, env);
+  Object.freeze(resolved.timeouts);
+  Object.freeze(resolved.retry);
+  defaultsFor = { retries, timeoutMs, resolved: Object.freeze(resolved) };
+  return resolved;
+}
+
+function resolveUncached(transport: TransportOptions | undefined, env: NodeJS.ProcessEnv): ResolvedTransport {
   const fromEnv = envSettings(env);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...fromEnv.timeouts, ...definedOnly(transport?.timeouts) };
   const given = transport?.retry === false ? { tries: 1 } : definedOnly(transport?.retry);
   const retry: ResolvedRetry = {
     ...DEFAULT_RETRY,
     sleep: realSleep,
-    random: Math.random,
-    now: Date.now,
+    // looked up at each call, so kept settings follow a stubbed Math.random or faked Date
+    random: () => Math.random(),
+    now: () => Date.now(),
     ...fromEnv.retry,
     ...given,
   };
@@ -344,19 +422,19 @@ interface RawResponse {
 
 /** once performs one attempt with its own connect, headers, body and whole-attempt timers. */
 function once(
-  url: URL,
-  method: HttpRequest["method"],
-  headers: Record<string, string>,
-  body: Buffer | undefined,
-  agent: http.Agent,
+  target: Target,
+  options: http.RequestOptions,
+  body: string | undefined,
   t: Required<Timeouts>,
   attemptMs: number,
 ): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
-    const secure = url.protocol === "https:";
+    const secure = target.secure;
     let settled = false;
     let responded = false;
     let phaseTimer: NodeJS.Timeout | undefined;
+    let phaseMs = 0;
+    let phase: TimeoutPhase = "connect";
     const totalTimer = setTimeout(() => fail(timeoutError("total"), "total"), attemptMs);
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -371,12 +449,21 @@ function once(
       settle(() => reject(new AttemptFailure(cause, responded, timeout, limitMs)));
       req.destroy();
     };
-    const arm = (ms: number, phase: TimeoutPhase) => {
+    const phaseOver = () => fail(timeoutError(phase), phase);
+    // One timer for the phases: restarted in place when the next phase has the same limit (headers
+    // and body both have 30 s by default), replaced otherwise.
+    const arm = (ms: number, next: TimeoutPhase) => {
+      if (settled) return;
+      phase = next;
+      if (phaseTimer && ms === phaseMs) {
+        phaseTimer.refresh();
+        return;
+      }
       if (phaseTimer) clearTimeout(phaseTimer);
-      phaseTimer = setTimeout(() => fail(timeoutError(phase), phase), ms);
+      phaseMs = ms;
+      phaseTimer = setTimeout(phaseOver, ms);
     };
-    const mod = secure ? https() : http;
-    const req = mod.request(url, { method, headers, agent });
+    const req = (secure ? https() : httpModule()).request(options);
     // Errors after settling (a destroyed socket reporting late) are expected and ignored.
     req.on("error", (e) => fail(e));
     req.on("socket", (socket: Socket) => {
@@ -403,18 +490,19 @@ function once(
         if (!res.complete) fail(Object.assign(new Error("the response ended early"), { code: "ECONNRESET" }));
       });
       res.on("end", () => {
+        // Node gives the names in lower case, repeated headers joined, set-cookie as a list
         const flat: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(res.headers))
-          flat[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-        settle(() =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: flat,
-            text: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
+        const given = res.headers;
+        for (const k in given) {
+          const v = given[k];
+          flat[k] = Array.isArray(v) ? v.join(", ") : v;
+        }
+        const text =
+          chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+        settle(() => resolve({ status: res.statusCode ?? 0, headers: flat, text }));
       });
     });
+    // a string body goes out with the header in one write; a Buffer would be a second chunk
     req.end(body);
   });
 }
@@ -490,46 +578,49 @@ export function retryReason(
  * arrives; any status is returned to the caller (after retries, the last one).
  */
 export async function send(req: HttpRequest): Promise<HttpResponse> {
-  let url: URL;
-  try {
-    url = new URL(req.url);
-  } catch (cause) {
-    throw new ConfigError("url", "<invalid url> is not a URL", { cause });
-  }
-  const info: RequestInfo = { service: req.service, method: req.method, url: redactUrl(url) };
+  const target = targetFor(req.url);
+  const info: RequestInfo = { service: req.service, method: req.method, url: target.redacted };
   const { timeouts: t, retry } = resolveTransport(req.transport);
   const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
-  let body: Buffer | undefined;
+  let body: string | undefined;
   if (req.json !== undefined) {
-    body = Buffer.from(JSON.stringify(req.json), "utf8");
+    body = JSON.stringify(req.json);
     headers["content-type"] = "application/json";
-    headers["content-length"] = String(body.length);
+    headers["content-length"] = String(Buffer.byteLength(body, "utf8"));
   }
-  const agent = agentFor(req.transport, url.protocol === "https:");
+  const options: http.RequestOptions = {
+    ...target.options,
+    method: req.method,
+    headers,
+    agent: agentFor(req.transport, target.secure),
+  };
   // with `log?.(...)` the message is not even built when debugging is off
   const log = debugLogger();
   const start = retry.now();
   for (let attempt = 1; ; attempt++) {
-    const elapsed = retry.now() - start;
-    const attemptMs = attempt === 1 ? t.totalMs : Math.min(t.totalMs, Math.max(1, retry.totalMs - elapsed));
-    const began = performance.now();
-    const of = retry.tries > 1 ? ` (attempt ${attempt}/${retry.tries})` : "";
-    log?.(`-> ${info.method} ${info.url}${of} [${describeHeaders(headers)}]`);
+    const attemptMs =
+      attempt === 1 ? t.totalMs : Math.min(t.totalMs, Math.max(1, retry.totalMs - (retry.now() - start)));
+    const began = log ? performance.now() : 0;
+    log?.(
+      `-> ${info.method} ${info.url}${retry.tries > 1 ? ` (attempt ${attempt}/${retry.tries})` : ""} [${describeHeaders(headers)}]`,
+    );
     let outcome: { raw: RawResponse } | { failure: AttemptFailure };
     try {
-      outcome = { raw: await once(url, req.method, headers, body, agent, t, attemptMs) };
+      outcome = { raw: await once(target, options, body, t, attemptMs) };
     } catch (e) {
       if (!(e instanceof AttemptFailure)) throw e;
       outcome = { failure: e };
     }
-    const ms = Math.round(performance.now() - began);
-    if ("raw" in outcome) {
-      const raw = outcome.raw;
-      const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
-      log?.(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`);
-    } else {
-      log?.(`!! ${toError(outcome.failure, info, t, 1).message} after ${ms} ms`);
+    if (log) {
+      const ms = Math.round(performance.now() - began);
+      if ("raw" in outcome) {
+        const raw = outcome.raw;
+        const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
+        log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`);
+      } else {
+        log(`!! ${toError(outcome.failure, info, t, 1).message} after ${ms} ms`);
+      }
     }
     const reason = retryReason("raw" in outcome ? outcome.raw : outcome, idempotent);
     const delay = reason ? nextDelay(outcome, attempt, retry) : undefined;

@@ -1,9 +1,12 @@
-// The costgate command as one file with a V8 code cache, for a faster start.
+// The costgate command as one file with a V8 code cache and a V8 startup snapshot, for a faster start.
 //
 //   node scripts/cli-bundle.js          build dist/bundle/ (run by `npm run build`, after tsc)
-//   require("./cli-bundle").load()      what bin/costgate does: the bundle's exports, or undefined
-//                                       when it is missing, older than dist/, or unreadable
+//   require("./cli-bundle").load()      what bin/costgate does when node runs it: the bundle's
+//                                       exports, or undefined when it is missing, older than dist/,
+//                                       or unreadable
 //
+// costgate.blob (+ costgate.blob.node) is the startup snapshot of the bundle (scripts/cli-snapshot.js),
+// which bin/costgate starts from when sh runs it; it is made last, after the bundle is in place.
 // dist/bundle/costgate.js is dist/cli/main.js and everything it loads, bundled by esbuild;
 // costgate.js.cache is V8's code cache for it, made by running the fast paths (token, balance,
 // usage) once against the emulator on 127.0.0.1 (offline), so the functions they use are in it.
@@ -13,26 +16,11 @@
 // Without esbuild (a devDependency) the build is skipped and bin/costgate uses dist/cli/main.js.
 const fs = require("node:fs");
 const path = require("node:path");
+const { upToDate } = require("./bundle-inputs");
 
 const root = path.resolve(__dirname, "..");
 const bundleDir = path.join(root, "dist", "bundle");
 const NAME = "costgate.js";
-
-/**
- * upToDate tells whether the dist/ files the bundle was made from are as they were: same size, and
- * not modified since (a rebuild with tsc alone makes them newer; npm's tarballs make them older).
- */
-function upToDate(dir) {
-  try {
-    const inputs = JSON.parse(fs.readFileSync(path.join(dir, "inputs.json"), "utf8"));
-    return inputs.every(([file, size, mtimeMs]) => {
-      const st = fs.statSync(path.join(root, file));
-      return st.size === size && st.mtimeMs <= mtimeMs;
-    });
-  } catch {
-    return false;
-  }
-}
 
 /** load compiles and runs the bundle in `dir` (with its code cache), or returns undefined. */
 function load(dir = bundleDir, { useCache = true } = {}) {
@@ -119,13 +107,13 @@ function build() {
     format: "cjs",
     minify: true,
     keepNames: true,
-    // read at run time from the package root (dist/bundle is as deep as dist/cli)
-    external: ["../../package.json", "@pulumi/*"],
+    // package.json is bundled too (for --version), and listed among the inputs
+    external: ["@pulumi/*"],
     metafile: true,
     logLevel: "warning",
   });
   const inputs = Object.keys(result.metafile.inputs)
-    .filter((p) => p.startsWith("dist/"))
+    .filter((p) => p.startsWith("dist/") || p === "package.json")
     .map((p) => {
       const st = fs.statSync(path.join(root, p));
       return [p, st.size, st.mtimeMs];
@@ -146,9 +134,45 @@ function build() {
   if (fs.existsSync(bundleDir)) fs.renameSync(bundleDir, old);
   fs.renameSync(tmp, bundleDir);
   fs.rmSync(old, { recursive: true, force: true });
+  snapshot(bundleDir);
 }
 
-module.exports = { load, build, warm };
+/**
+ * snapshot builds dist/bundle/costgate.blob, the V8 startup snapshot of the bundle
+ * (scripts/cli-snapshot.js), and beside it costgate.blob.node: the real path of the node binary that
+ * built it. bin/costgate starts from the blob only with that same binary (a blob is tied to one
+ * node build). Without a blob, bin/costgate runs the bundle as before.
+ */
+function snapshot(dir) {
+  const { spawnSync } = require("node:child_process");
+  const blob = path.join(dir, "costgate.blob");
+  const building = `${blob}.tmp-${process.pid}`;
+  const r = spawnSync(
+    process.execPath,
+    ["--snapshot-blob", building, "--build-snapshot", path.join(__dirname, "cli-snapshot.js")],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", COSTGATE_BUNDLE_DIR: dir },
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 60_000,
+    },
+  );
+  if (r.status !== 0 || !fs.existsSync(building)) {
+    fs.rmSync(building, { force: true });
+    // node's own warnings about built-ins in snapshots are noise; the error is at the end
+    const why = String(r.stderr ?? r.error?.message ?? "")
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join("\n");
+    process.stderr.write(`cli-bundle: no startup snapshot; bin/costgate runs the bundle (${why})\n`);
+    return;
+  }
+  fs.renameSync(building, blob);
+  fs.writeFileSync(`${blob}.node`, `${fs.realpathSync(process.execPath)}\n`);
+}
+
+module.exports = { load, build, warm, snapshot };
 
 if (require.main === module) {
   if (process.argv[2] === "--warm") {

@@ -4,6 +4,7 @@
  * A method is validated before any request and turned into the `auth` body of POST /v3/auth/tokens.
  */
 import { z } from "zod";
+import { safeParser } from "../compiled";
 import { ConfigError } from "../errors";
 
 const nonEmpty = (what: string) =>
@@ -54,14 +55,16 @@ function firstIssue(err: z.ZodError): { field: string; message: string } {
   return { field, message: issue?.message ?? "invalid" };
 }
 
+const parsePassword = safeParser(PasswordAuthSchema);
+const parseApplicationCredential = safeParser(ApplicationCredentialAuthSchema);
+
 /**
  * validateAuth checks a method's fields and the combinations Keystone needs, naming the field
  * and the fix. Nothing is sent before this passes.
  */
 export function validateAuth(input: unknown): AuthMethod {
   const type = (input as { type?: unknown } | undefined)?.type;
-  const schema = type === "password" ? PasswordAuthSchema : ApplicationCredentialAuthSchema;
-  const parsed = schema.safeParse(input);
+  const parsed = type === "password" ? parsePassword(input) : parseApplicationCredential(input);
   if (!parsed.success) {
     const { field, message } = firstIssue(parsed.error);
     throw new ConfigError(field, message);

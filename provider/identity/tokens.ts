@@ -2,6 +2,7 @@
  * Token operations of Keystone v3 `/v3/auth/tokens`: Create (issue), Validate (GET), Check (HEAD)
  * and Revoke (DELETE). Spec §4.1, §4.2; Keystone API reference "Authentication and token management".
  */
+import { safeParser } from "../compiled";
 import { AuthError, HttpError, ResponseError } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, type TransportOptions } from "../http";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
@@ -30,6 +31,8 @@ function statusError(res: HttpResponse, hint: string, auth = res.status === 401)
   return auth ? new AuthError(message, init) : new HttpError(message, init);
 }
 
+const parseTokenJson = safeParser(TokenBodySchema);
+
 function parseTokenBody(res: HttpResponse): TokenInfo {
   const json = parseJson(res.text);
   if (json === undefined) {
@@ -38,7 +41,7 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
       { request: res.info, status: res.status, requestId: res.requestId },
     );
   }
-  const parsed = TokenBodySchema.safeParse(json);
+  const parsed = parseTokenJson(json);
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join(".") ?? "token";
     throw new ResponseError(

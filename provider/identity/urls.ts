@@ -11,6 +11,19 @@ import { ConfigError } from "../errors";
  * @example normalizeAuthUrl("https://identity.example:5000/") // "https://identity.example:5000/v3"
  */
 export function normalizeAuthUrl(raw: string, field = "authUrl"): string {
+  let normal = normalized.get(raw);
+  if (normal === undefined) {
+    normal = normalize(raw, field);
+    if (normalized.size >= 64) normalized.clear();
+    normalized.set(raw, normal);
+  }
+  return normal;
+}
+
+/** Addresses already normalized (only good ones: a bad one throws each time, naming its field). */
+const normalized = new Map<string, string>();
+
+function normalize(raw: string, field: string): string {
   const trimmed = raw.trim();
   let u: URL;
   try {

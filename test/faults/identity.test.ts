@@ -151,8 +151,8 @@ describe("COSTGATE_DEBUG while retrying", () => {
   function run(args: string[], env: Record<string, string>) {
     return new Promise<{ code: number; stdout: string; stderr: string }>((ok) => {
       execFile(
-        process.execPath,
-        [BIN, ...args],
+        BIN,
+        args,
         {
           env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", COSTGATE_DEBUG: "1", ...env },
           timeout: 20_000,

@@ -91,6 +91,23 @@ describe("resolveTransport", () => {
     expect(resolveTransport(undefined, { COSTGATE_RETRIES: "4" }).retry.tries).toBe(5);
   });
 
+  it("follows the environment from one call to the next, TLS-only options included", () => {
+    const env: Record<string, string> = {};
+    expect(resolveTransport(undefined, env).retry.tries).toBe(3);
+    expect(resolveTransport({ caCert: "/ca.pem", insecure: true }, env).timeouts).toEqual(DEFAULT_TIMEOUTS);
+    env["COSTGATE_RETRIES"] = "1";
+    env["COSTGATE_TIMEOUT_MS"] = "900";
+    expect(resolveTransport(undefined, env).retry.tries).toBe(2);
+    expect(resolveTransport({ insecure: true }, env).timeouts.headersMs).toBe(900);
+    env["COSTGATE_RETRIES"] = "many";
+    expect(() => resolveTransport(undefined, env)).toThrow(/COSTGATE_RETRIES/);
+    delete env["COSTGATE_RETRIES"];
+    delete env["COSTGATE_TIMEOUT_MS"];
+    const kept = resolveTransport(undefined, env);
+    expect(kept.retry.tries).toBe(3);
+    expect(Object.isFrozen(kept.timeouts) && Object.isFrozen(kept.retry)).toBe(true);
+  });
+
   it.each([
     [{ COSTGATE_RETRIES: "many" }, undefined, "COSTGATE_RETRIES"],
     [{ COSTGATE_TIMEOUT_MS: "0" }, undefined, "COSTGATE_TIMEOUT_MS"],

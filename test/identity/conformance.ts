@@ -24,15 +24,18 @@ export interface IdentityTarget {
 
 const BIN = resolve(__dirname, "../../bin/costgate");
 
-/** runCli runs the built command with only the given env (plus PATH). */
+/**
+ * runCli runs the built command as a user's shell does (bin/costgate itself, so from its startup
+ * snapshot), with only the given env (plus PATH).
+ */
 export function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((ok) => {
     execFile(
-      process.execPath,
-      [BIN, ...args],
+      BIN,
+      args,
       { env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", ...env }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
