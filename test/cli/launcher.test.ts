@@ -98,6 +98,15 @@ describe("bin/costgate", () => {
     expect(r.stderr).not.toMatch(SNAPSHOT);
   });
 
+  it("runs as a node script when NODE_OPTIONS is set (node refuses a snapshot under other V8 flags)", async () => {
+    const r = await run(join(ROOT, "bin", "costgate"), ["token"], {
+      NODE_OPTIONS: "--max-old-space-size=512",
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^gAAAAA/);
+    expect(r.stderr).not.toMatch(SNAPSHOT);
+  });
+
   it("finds its files from where the package is, not where it was built", async () => {
     const dir = copyPackage("moved");
     const r = await run(join(dir, "bin", "costgate"), ["token"]);
