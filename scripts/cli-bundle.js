@@ -164,8 +164,8 @@ async function build() {
 /**
  * snapshot builds dist/bundle/costgate.blob, the V8 startup snapshot of the bundle
  * (scripts/cli-snapshot.js), and beside it costgate.blob.node: the real path of the node binary that
- * built it. bin/costgate starts from the blob only with that same binary (a blob is tied to one
- * node build). Without a blob, bin/costgate runs the bundle as before.
+ * built it, with that binary's modification time. bin/costgate starts from the blob only with that
+ * same binary (a blob is tied to one node build). Without a blob, bin/costgate runs the bundle.
  */
 function snapshot(dir) {
   const { spawnSync } = require("node:child_process");
@@ -193,7 +193,17 @@ function snapshot(dir) {
     return;
   }
   fs.renameSync(building, blob);
-  fs.writeFileSync(`${blob}.node`, `${fs.realpathSync(process.execPath)}\n`);
+  // costgate.blob.node: the node binary's path, with the binary's own modification time, so that the
+  // launcher can tell (with shell built-ins) a binary replaced in place by an upgrade, whose new time
+  // may be older than the blob (dpkg keeps the package's times)
+  const node = fs.realpathSync(process.execPath);
+  const stamp = `${blob}.node`;
+  fs.writeFileSync(stamp, `${node}\n`);
+  const copied = spawnSync("touch", ["-r", node, stamp]);
+  if (copied.status !== 0) {
+    const st = fs.statSync(node);
+    fs.utimesSync(stamp, st.atime, st.mtime);
+  }
 }
 
 module.exports = { load, build, warm, snapshot };

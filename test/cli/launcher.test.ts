@@ -3,7 +3,7 @@
  * PATH built it, else as a node script (the bundle, or dist/ when the bundle is older than dist/).
  * The package is copied to a temporary directory for the cases that change its files.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -60,6 +60,9 @@ function copyPackage(name: string): string {
     cpSync(join(ROOT, part), join(dir, part), { recursive: true, preserveTimestamps: true });
   }
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  // the stamp carries the node binary's time to the nanosecond; cpSync keeps milliseconds
+  const stamp = join("dist", "bundle", "costgate.blob.node");
+  execFileSync("touch", ["-r", join(ROOT, stamp), join(dir, stamp)]);
   return dir;
 }
 
@@ -117,6 +120,17 @@ describe("bin/costgate", () => {
   it("leaves the snapshot alone when another node binary built it", async () => {
     const dir = copyPackage("other-node");
     writeFileSync(join(dir, "dist", "bundle", "costgate.blob.node"), "/opt/another/node\n");
+    const r = await run(join(dir, "bin", "costgate"), ["token"]);
+    expect(r.stderr).not.toMatch(SNAPSHOT);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^gAAAAA/);
+  });
+
+  it("leaves the snapshot alone when the node binary at that path was replaced (an upgrade)", async () => {
+    const dir = copyPackage("upgraded-node");
+    const stamp = join(dir, "dist", "bundle", "costgate.blob.node");
+    const long = new Date("2020-01-01T00:00:00Z");
+    utimesSync(stamp, long, long);
     const r = await run(join(dir, "bin", "costgate"), ["token"]);
     expect(r.stderr).not.toMatch(SNAPSHOT);
     expect(r.code).toBe(0);
