@@ -7,6 +7,7 @@
  * Nothing is sent, and nothing read from the environment, the terminal or the clock is kept.
  */
 import { CommanderError } from "commander";
+import { COMPILE_AT } from "../provider/compiled";
 import { authBody } from "../provider/identity/auth";
 import { TokenBodySchema, toTokenInfo } from "../provider/identity/results";
 import { resolveIdentitySettings } from "../provider/settings";
@@ -52,7 +53,8 @@ export async function warm(buildProgram: typeof BuildProgram): Promise<void> {
     }
   }
 
-  for (let i = 0; i < 2; i++) {
+  // until the credential's parser is compiled (provider/compiled.ts), so that no run compiles it
+  for (let i = 0; i < COMPILE_AT; i++) {
     const args = {
       authUrl: "http://127.0.0.1/v3",
       applicationCredentialId: "c0",

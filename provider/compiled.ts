@@ -9,7 +9,7 @@
 import { z } from "zod";
 
 /** The parse that compiles: later ones are compiled. */
-const COMPILE_AT = 3;
+export const COMPILE_AT = 3;
 
 /**
  * safeParser returns `schema.safeParse`, compiled from its third call on. The results are the

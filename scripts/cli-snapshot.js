@@ -45,11 +45,9 @@ cli.prepareSnapshot().then(() => {
 /** blobDir is the directory of the blob this process started from (its --snapshot-blob). */
 function blobDir() {
   const args = process.execArgv;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--snapshot-blob") return path.dirname(path.resolve(args[i + 1]));
-    if (args[i].startsWith("--snapshot-blob=")) return path.dirname(path.resolve(args[i].slice(16)));
-  }
-  return undefined;
+  const i = args.indexOf("--snapshot-blob");
+  const blob = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith("--snapshot-blob=")).slice(16);
+  return path.dirname(path.resolve(blob));
 }
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
@@ -58,14 +56,13 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = [process.argv[0], "costgate", ...process.argv.slice(1)];
   const dir = blobDir();
   const debug = process.env.COSTGATE_DEBUG === "1";
-  if (dir && upToDate(dir)) {
+  if (upToDate(dir)) {
     if (debug)
       process.stderr.write(`costgate: started from the snapshot ${path.join(dir, "costgate.blob")}\n`);
     bundleRequire = Module.createRequire(path.join(dir, "costgate.js"));
     cli.main(argv);
     return;
   }
-  const root = dir ? path.resolve(dir, "..", "..") : process.cwd();
   if (debug) process.stderr.write("costgate: the snapshot is older than dist/; running dist/cli/main.js\n");
-  Module.createRequire(path.join(root, "package.json"))("./dist/cli/main.js").main(argv);
+  Module.createRequire(path.join(dir, "costgate.js"))("../cli/main.js").main(argv);
 });

@@ -9,16 +9,7 @@ const { mkdtempSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join, resolve } = require("node:path");
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+const { CHROMIUM_ARGS: ARGS, CHROMIUM_PATH: CHROMIUM } = require("./chromium");
 
 async function main() {
   const out = resolve(__dirname, "..", "docs", "report.png");

@@ -127,6 +127,15 @@ function validateRule(rule: RuleName, priced: boolean) {
   };
 }
 
+/** The trailing average's length, read by monthly-budget and min-runway-days. */
+const TRAILING_DAYS = {
+  type: "integer",
+  minimum: 1,
+  maximum: 366,
+  default: 7,
+  description: "Days of the trailing average.",
+} as const;
+
 const RULE_SCHEMA: Record<RuleName, PolicyConfigSchema["properties"]> = {
   "min-balance": {
     minBalance: { type: "number", minimum: 0, description: "The lowest balance allowed." },
@@ -143,13 +152,7 @@ const RULE_SCHEMA: Record<RuleName, PolicyConfigSchema["properties"]> = {
       default: true,
       description: "Check the forecast to month end, not only the actual.",
     },
-    trailingDays: {
-      type: "integer",
-      minimum: 1,
-      maximum: 366,
-      default: 7,
-      description: "Days of the trailing average.",
-    },
+    trailingDays: TRAILING_DAYS,
   },
   "min-runway-days": {
     minRunwayDays: {
@@ -158,13 +161,7 @@ const RULE_SCHEMA: Record<RuleName, PolicyConfigSchema["properties"]> = {
       description: "Days the balance must last at the trailing average.",
     },
     includeBonuses: { type: "boolean", default: false, description: "Count bonuses towards the balance." },
-    trailingDays: {
-      type: "integer",
-      minimum: 1,
-      maximum: 366,
-      default: 7,
-      description: "Days of the trailing average.",
-    },
+    trailingDays: TRAILING_DAYS,
   },
   "daily-spike": {
     spikeFactor: {

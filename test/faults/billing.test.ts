@@ -4,7 +4,7 @@
  * broken body, truncated JSON). Each ends in the clean result, with no day lost or doubled, or in
  * a typed error within a bound; no rejection goes unhandled.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
 import type { ProjectConsumption } from "../../provider/billing/results";
@@ -16,13 +16,12 @@ import {
   isTimeoutError,
 } from "../../provider/errors";
 import type { RetryOptions, Timeouts } from "../../provider/http";
-import { type FaultServer, startFaultServer } from "./fault-server";
-import { testRetry, timed, watchUnhandled } from "./helpers";
+import { type FaultServer, resetFaultServer, startFaultServer } from "./fault-server";
+import { testRetry, timed, useEmulator } from "./helpers";
 
 let emu: Emulator;
 let proxy: FaultServer;
 let clean: ProjectConsumption;
-let watch: ReturnType<typeof watchUnhandled>;
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -53,24 +52,15 @@ function expectClean(u: ProjectConsumption | undefined): void {
   expect(new Set(u?.items.map((i) => i.day)).size).toBe(u?.items.length);
 }
 
-beforeAll(async () => {
-  watch = watchUnhandled();
-  emu = await startEmulator({ port: 0 });
-  proxy = await startFaultServer(emu.url);
-  clean = await getConsumption(endpoint({ retry: false }), query);
-  expect(clean.items.length).toBeGreaterThan(60);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await emu?.close();
-  watch.stop();
-  expect(watch.seen).toEqual([]);
-});
-beforeEach(() => {
-  emu.resetKnobs();
-  emu.requests.length = 0;
-  proxy.plan.length = 0;
-  proxy.requests = 0;
+useEmulator({
+  front: (e) => startFaultServer(e.url),
+  resetFront: resetFaultServer,
+  ready: async (e, p) => {
+    emu = e;
+    proxy = p;
+    clean = await getConsumption(endpoint({ retry: false }), query);
+    expect(clean.items.length).toBeGreaterThan(60);
+  },
 });
 
 describe("faults the emulator injects", () => {

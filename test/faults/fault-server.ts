@@ -37,6 +37,12 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
+/** resetFaultServer drops the steps not yet applied and the request count (between tests). */
+export function resetFaultServer(server: FaultServer): void {
+  server.plan.length = 0;
+  server.requests = 0;
+}
+
 function forward(
   upstream: URL,
   req: IncomingMessage,

@@ -1,8 +1,54 @@
 /**
- * Shared pieces of the fault tests: an injected sleeper that records the waits, a watch on
- * unhandled rejections, and a stopwatch.
+ * Shared pieces of the fault and load tests: an emulator suite's hooks, an injected sleeper that
+ * records the waits, a watch on unhandled rejections, and a stopwatch.
  */
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { type Emulator, startEmulator } from "../../emulator";
 import type { RetryOptions } from "../../provider/http";
+import type { AuthMethod } from "../../provider/identity/auth";
+
+/** demoCredential is the emulator's seeded application credential as an auth method. */
+export function demoCredential(emu: Emulator): AuthMethod {
+  const c = emu.seed.applicationCredentials.demo;
+  return {
+    type: "application_credential",
+    applicationCredentialId: c.id,
+    applicationCredentialSecret: c.secret,
+  };
+}
+
+/**
+ * useEmulator registers the hooks the fault and load suites share: before the tests, a watch on
+ * unhandled rejections, an emulator and (started on its URL) an optional front such as a proxy,
+ * handed to `ready`; before each test, the emulator's knobs and recorded requests reset (and the
+ * front, with `resetFront`); after the tests, both closed and no rejection left unhandled.
+ */
+export function useEmulator<F extends { close(): Promise<void> }>(opts: {
+  front?: (emu: Emulator) => Promise<F>;
+  resetFront?: (front: F) => void;
+  ready: (emu: Emulator, front: F) => void | Promise<void>;
+}): void {
+  let emu: Emulator | undefined;
+  let front: F | undefined;
+  let watch: ReturnType<typeof watchUnhandled> | undefined;
+  beforeAll(async () => {
+    watch = watchUnhandled();
+    emu = await startEmulator({ port: 0 });
+    front = await opts.front?.(emu);
+    await opts.ready(emu, front as F);
+  });
+  afterAll(async () => {
+    await front?.close();
+    await emu?.close();
+    watch?.stop();
+    expect(watch?.seen).toEqual([]);
+  });
+  beforeEach(() => {
+    emu?.resetKnobs();
+    if (emu) emu.requests.length = 0;
+    if (front) opts.resetFront?.(front);
+  });
+}
 
 /** A sleeper for RetryOptions.sleep that records each wait and waits `realMs` at most. */
 export function recordingSleep(realMs = 0): { sleep: (ms: number) => Promise<void>; delays: number[] } {

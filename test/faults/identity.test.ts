@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { isHttpError, isNetworkError, isTimeoutError } from "../../provider/errors";
 import type { Timeouts } from "../../provider/http";
@@ -17,12 +17,11 @@ import {
   revokeToken,
   validateToken,
 } from "../../provider/identity/tokens";
-import { type FaultServer, startFaultServer } from "./fault-server";
-import { testRetry, timed, watchUnhandled } from "./helpers";
+import { type FaultServer, resetFaultServer, startFaultServer } from "./fault-server";
+import { demoCredential, testRetry, timed, useEmulator } from "./helpers";
 
 let emu: Emulator;
 let proxy: FaultServer;
-let watch: ReturnType<typeof watchUnhandled>;
 
 const posts = () => emu.requests.filter((r) => r.method === "POST" && r.path === "/v3/auth/tokens").length;
 const count = (method: string) => emu.requests.filter((r) => r.method === method).length;
@@ -32,31 +31,15 @@ function ep(over: { viaProxy?: boolean; timeouts?: Timeouts } = {}): IdentityEnd
     transport: { retry: testRetry().retry, timeouts: over.timeouts },
   };
 }
-const cred = (): AuthMethod => {
-  const c = emu.seed.applicationCredentials.demo;
-  return {
-    type: "application_credential",
-    applicationCredentialId: c.id,
-    applicationCredentialSecret: c.secret,
-  };
-};
+const cred = (): AuthMethod => demoCredential(emu);
 
-beforeAll(async () => {
-  watch = watchUnhandled();
-  emu = await startEmulator({ port: 0 });
-  proxy = await startFaultServer(emu.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await emu?.close();
-  watch.stop();
-  expect(watch.seen).toEqual([]);
-});
-beforeEach(() => {
-  emu.resetKnobs();
-  emu.requests.length = 0;
-  proxy.plan.length = 0;
-  proxy.requests = 0;
+useEmulator({
+  front: (e) => startFaultServer(e.url),
+  resetFront: resetFaultServer,
+  ready: (e, p) => {
+    emu = e;
+    proxy = p;
+  },
 });
 
 describe("issueToken", () => {

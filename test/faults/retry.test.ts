@@ -2,8 +2,8 @@
  * The retry policy of provider/http.ts: backoff with full jitter, Retry-After, which outcomes are
  * retried for idempotent and other requests, the time budget, and the environment overrides.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
+import type { Emulator } from "../../emulator";
 import { isConfigError, isHttpError } from "../../provider/errors";
 import {
   backoffMs,
@@ -14,7 +14,7 @@ import {
   retryReason,
   send,
 } from "../../provider/http";
-import { watchUnhandled } from "./helpers";
+import { useEmulator } from "./helpers";
 
 describe("backoffMs", () => {
   it("doubles the cap from baseMs up to maxDelayMs and scales it by random()", () => {
@@ -128,20 +128,11 @@ describe("resolveTransport", () => {
 
 describe("send against the emulator", () => {
   let emu: Emulator;
-  let watch: ReturnType<typeof watchUnhandled>;
   const url = () => `${emu.url}/v3`;
-  beforeAll(async () => {
-    watch = watchUnhandled();
-    emu = await startEmulator({ port: 0 });
-  });
-  afterAll(async () => {
-    await emu?.close();
-    watch.stop();
-    expect(watch.seen).toEqual([]);
-  });
-  beforeEach(() => {
-    emu.resetKnobs();
-    emu.requests.length = 0;
+  useEmulator({
+    ready: (e) => {
+      emu = e;
+    },
   });
 
   it("stops when the next wait would pass the time budget (injected clock)", async () => {

@@ -16,7 +16,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { isConfigError, isNetworkError, isTimeoutError } from "../../provider/errors";
 import type { AuthMethod } from "../../provider/identity/auth";
 import { issueToken, validateToken } from "../../provider/identity/tokens";
-import { testRetry, timed, watchUnhandled } from "./helpers";
+import { demoCredential, testRetry, timed, watchUnhandled } from "./helpers";
 
 function hasOpenssl(): boolean {
   try {
@@ -37,14 +37,7 @@ describe.skipIf(!hasOpenssl())("TLS", () => {
   const sockets = new Set<Socket>();
   let connections = 0;
   let watch: ReturnType<typeof watchUnhandled>;
-  const cred = (): AuthMethod => {
-    const c = emu.seed.applicationCredentials.demo;
-    return {
-      type: "application_credential",
-      applicationCredentialId: c.id,
-      applicationCredentialSecret: c.secret,
-    };
-  };
+  const cred = (): AuthMethod => demoCredential(emu);
 
   beforeAll(async () => {
     watch = watchUnhandled();

@@ -4,7 +4,7 @@
  */
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { startPlugin } from "./grpc-process";
+import { call, startPlugin } from "./grpc-process";
 import { ROOT } from "./provider-host";
 
 const require = createRequire(import.meta.url);
@@ -41,16 +41,6 @@ export interface PolicyPackProcess {
   analyzeStack(resources: PlannedResource[]): Promise<Diagnostic[]>;
   output(): string;
   close(): void;
-}
-
-function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
-  return new Promise((ok, fail) => {
-    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(
-      client,
-      req,
-      (e, res) => (e ? fail(e) : ok(res)),
-    );
-  });
 }
 
 /** startPolicyPack runs `node .` in policies/budget with the given environment. */

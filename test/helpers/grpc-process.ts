@@ -37,3 +37,14 @@ export async function startPlugin(what: string, args: string[], opts: SpawnOptio
   });
   return { child, port, output: () => out };
 }
+
+/** call invokes a unary method of a @grpc/grpc-js client and resolves with its answer. */
+export function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
+  return new Promise((ok, fail) => {
+    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(
+      client,
+      req,
+      (e, res) => (e ? fail(e) : ok(res)),
+    );
+  });
+}

@@ -4,7 +4,8 @@
  */
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { startPlugin } from "./grpc-process";
+import { afterAll, beforeAll } from "vitest";
+import { call, startPlugin } from "./grpc-process";
 
 const require = createRequire(import.meta.url);
 export const ROOT = resolve(__dirname, "../..");
@@ -38,19 +39,25 @@ export interface ProviderHost {
   close(): Promise<void>;
 }
 
-function call<T>(client: Record<string, unknown>, method: string, req: unknown): Promise<T> {
-  return new Promise((ok, fail) => {
-    (client[method] as (r: unknown, cb: (e: Error | null, res: T) => void) => void).call(
-      client,
-      req,
-      (e, res) => (e ? fail(e) : ok(res)),
-    );
-  });
-}
-
 const struct = (o: Props) => Struct.fromJavaScript(o);
 
 /** startProviderHost runs `node @pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:1` from the package root. */
+/**
+ * useProviderHost starts a configured provider host before the suite's tests (handed to `set`) and
+ * closes it after them.
+ */
+export function useProviderHost(set: (host: ProviderHost) => void, env: Record<string, string> = {}): void {
+  let host: ProviderHost | undefined;
+  beforeAll(async () => {
+    host = await startProviderHost(env);
+    await host.configure({});
+    set(host);
+  }, 30_000);
+  afterAll(async () => {
+    await host?.close();
+  });
+}
+
 export async function startProviderHost(env: Record<string, string> = {}): Promise<ProviderHost> {
   // The serialized provider loads `costgate/...` from the program's node_modules, as in a user's program.
   require(resolve(ROOT, "scripts/link-self.js"));

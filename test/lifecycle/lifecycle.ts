@@ -4,9 +4,9 @@
  * (Diff → replace → Create the new → Delete the old); refresh after an out-of-band revoke; delete.
  */
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { checkToken, issueToken, revokeToken, validateToken } from "../../provider/identity/tokens";
-import { loadDist, type Props, type ProviderHost, startProviderHost } from "../helpers/provider-host";
+import { loadDist, type Props, type ProviderHost, useProviderHost } from "../helpers/provider-host";
 import { urnOf } from "../secrets/host-flow";
 import { register } from "../secrets/register";
 
@@ -42,14 +42,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 
 export function tokenLifecycle(target: () => LifecycleTarget): void {
   let host: ProviderHost;
-  const ep = () => ({ authUrl: target().authUrl });
-  beforeAll(async () => {
-    host = await startProviderHost();
-    await host.configure({});
-  }, 30_000);
-  afterAll(async () => {
-    await host?.close();
+  useProviderHost((h) => {
+    host = h;
   });
+  const ep = () => ({ authUrl: target().authUrl });
 
   it("issues a token the identity endpoint validates, with its expiry and audit id", async () => {
     const { id, properties: outs } = await host.create(URN, await appCredInputs(host, target()));

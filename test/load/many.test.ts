@@ -4,20 +4,19 @@
  * keep-alive sockets carry them all; memory stays roughly flat; faults under load are absorbed
  * by retries. Bounded in count and time, loopback only.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
+import type { Emulator } from "../../emulator";
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
 import { fetchMany } from "../../provider/billing/many";
 import { isConfigError, isResponseError } from "../../provider/errors";
 import type { RetryOptions } from "../../provider/http";
-import { watchUnhandled } from "../faults/helpers";
+import { useEmulator } from "../faults/helpers";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 
 const PROJECTS = 500;
 let emu: Emulator;
 let proxy: TcpProxy;
 let ids: number[];
-let watch: ReturnType<typeof watchUnhandled>;
 
 const ep = (retry?: RetryOptions): BillingEndpoint => ({
   baseUrl: proxy.url,
@@ -26,21 +25,13 @@ const ep = (retry?: RetryOptions): BillingEndpoint => ({
 });
 const billingRequests = () => emu.requests.filter((r) => r.path === "/bill/graphql").length;
 
-beforeAll(async () => {
-  watch = watchUnhandled();
-  emu = await startEmulator({ port: 0 });
-  ids = emu.addSyntheticProjects(PROJECTS);
-  proxy = await startTcpProxy(emu.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await emu?.close();
-  watch.stop();
-  expect(watch.seen).toEqual([]);
-});
-beforeEach(() => {
-  emu.resetKnobs();
-  emu.requests.length = 0;
+useEmulator({
+  front: (e) => startTcpProxy(e.url),
+  ready: (e, p) => {
+    emu = e;
+    proxy = p;
+    ids = emu.addSyntheticProjects(PROJECTS);
+  },
 });
 
 describe("fetchMany over 500 projects", () => {

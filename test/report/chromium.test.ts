@@ -13,16 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../cli/report/html";
 import { happyReport } from "./fixtures";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// the same browser and flags as scripts/screenshot.js
+const { CHROMIUM_ARGS: ARGS, CHROMIUM_PATH: CHROMIUM } = require("../../scripts/chromium.js") as {
+  CHROMIUM_PATH: string;
+  CHROMIUM_ARGS: string[];
+};
 const missing = !existsSync(CHROMIUM) && process.env["CI"] !== "true";
 if (missing) {
   console.warn(

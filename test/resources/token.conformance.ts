@@ -4,14 +4,14 @@
  * `pulumi up` runs them. Shared by the emulator and real-Keystone suites.
  */
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { checkToken, revokeToken } from "../../provider/identity/tokens";
 import {
   loadDist,
   type Props,
   type ProviderHost,
   registrations,
-  startProviderHost,
+  useProviderHost,
 } from "../helpers/provider-host";
 import type { IdentityTarget } from "../identity/conformance";
 
@@ -23,16 +23,11 @@ type Dist = typeof import("../../provider");
 
 export function tokenResourceConformance(target: () => IdentityTarget): void {
   let host: ProviderHost;
+  useProviderHost((h) => {
+    host = h;
+  });
   const urn = (type: string, name: string) =>
     `urn:pulumi:test::costgate-test::pulumi-nodejs:dynamic/costgate:${type}::${name}`;
-
-  beforeAll(async () => {
-    host = await startProviderHost();
-    await host.configure({});
-  }, 30_000);
-  afterAll(async () => {
-    await host?.close();
-  });
 
   async function appCredInputs(extra: Props = {}): Promise<Props> {
     const pulumi = require("@pulumi/pulumi");

@@ -10,7 +10,7 @@ import { getBalance } from "../../provider/billing/client";
 import { isNetworkError } from "../../provider/errors";
 import type { AuthMethod } from "../../provider/identity/auth";
 import { checkToken, issueToken, revokeToken } from "../../provider/identity/tokens";
-import { type ProviderHost, startProviderHost } from "../helpers/provider-host";
+import { type ProviderHost, useProviderHost } from "../helpers/provider-host";
 import { runCli } from "../identity/conformance";
 import { appCredInputs, URN } from "../lifecycle/lifecycle";
 import { type HttpsFront, startHttpsFront } from "./https-front";
@@ -122,12 +122,8 @@ describe("costgate token", () => {
 
 describe("the token resources through the dynamic-provider host", () => {
   let host: ProviderHost;
-  beforeAll(async () => {
-    host = await startProviderHost();
-    await host.configure({});
-  }, 30_000);
-  afterAll(async () => {
-    await host?.close();
+  useProviderHost((h) => {
+    host = h;
   });
 
   it("fail to verify by default; work with caCert; work with insecure: true and warn once", async () => {
