@@ -198,13 +198,32 @@ Examples:
   return program;
 }
 
+/** A declared program and the promise its command's action left (commands run through `run`). */
+interface Declared {
+  program: Command;
+  ran: { pending?: Promise<number> };
+}
+
+function declare(): Declared {
+  const ran: Declared["ran"] = {};
+  const program = buildProgram((p) => {
+    ran.pending = p;
+  });
+  return { program, ran };
+}
+
+/** The program the startup snapshot declared ahead of the run, for the first main() to use. */
+let declaredAhead: Declared | undefined;
+
 /**
  * prepareSnapshot runs what the command's V8 startup snapshot (scripts/cli-snapshot.js) is taken
- * after: the fast commands loaded and their request-free code run once (cli/warm.ts).
+ * after: the fast commands loaded and their request-free code run once (cli/warm.ts), and the
+ * program declared, unparsed, so a run only parses its arguments.
  */
 export async function prepareSnapshot(): Promise<void> {
   const { warm } = await import("./warm");
   await warm(buildProgram);
+  declaredAhead = declare();
 }
 
 /** main runs the command line and sets the exit code. */
@@ -214,13 +233,12 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
-  let pending: Promise<number> | undefined;
-  const program = buildProgram((p) => {
-    pending = p;
-  });
+  // a commander program parses once: the declared one serves the first call only
+  const { program, ran } = declaredAhead ?? declare();
+  declaredAhead = undefined;
   try {
     await program.parseAsync(argv);
-    process.exitCode = pending ? await pending : EXIT.ok;
+    process.exitCode = ran.pending ? await ran.pending : EXIT.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
       const ok =

@@ -37,6 +37,8 @@ if (!buildDir) throw new Error("cli-snapshot: set COSTGATE_BUNDLE_DIR to the bun
 let bundleRequire = require;
 const cli = runFile(path.join(buildDir, "costgate.js"), (id) => bundleRequire(id));
 const { upToDate } = runFile(path.join(__dirname, "bundle-inputs.js"), require);
+// run once so that its code is compiled in the snapshot (each run checks again)
+upToDate(buildDir);
 let prepared = false;
 cli.prepareSnapshot().then(() => {
   prepared = true;

@@ -31,7 +31,11 @@ function statusError(res: HttpResponse, hint: string, auth = res.status === 401)
   return auth ? new AuthError(message, init) : new HttpError(message, init);
 }
 
-const parseTokenJson = safeParser(TokenBodySchema);
+/**
+ * @internal The parser of token bodies (compiled from its third call on). The command's startup
+ * snapshot parses a made-up body with it until it is compiled (cli/warm.ts).
+ */
+export const parseTokenJson = safeParser(TokenBodySchema);
 
 function parseTokenBody(res: HttpResponse): TokenInfo {
   const json = parseJson(res.text);
