@@ -12,7 +12,14 @@ import type * as http from "node:http";
 import type * as Https from "node:https";
 import type { Socket } from "node:net";
 import { urlToHttpOptions } from "node:url";
-import { ConfigError, NetworkError, type RequestInfo, type Service, TimeoutError } from "./errors";
+import {
+  ConfigError,
+  NetworkError,
+  type RequestInfo,
+  ResponseError,
+  type Service,
+  TimeoutError,
+} from "./errors";
 
 /** Timeouts of one request (one attempt), in milliseconds. */
 export interface Timeouts {
@@ -66,7 +73,15 @@ export interface TransportOptions {
   timeouts?: Timeouts;
   /** Retries of failed attempts; `false` is `{ tries: 1 }`. */
   retry?: RetryOptions | false;
+  /**
+   * The largest response body read, in bytes: a longer one ends the request with a ResponseError
+   * (not retried) instead of filling memory. Default 16 MiB; token and billing bodies are far smaller.
+   */
+  maxResponseBytes?: number;
 }
+
+/** The largest response body read when the caller does not say. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** The timeouts used when neither the caller nor `COSTGATE_TIMEOUT_MS` gives one. */
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
@@ -427,6 +442,7 @@ function once(
   body: string | undefined,
   t: Required<Timeouts>,
   attemptMs: number,
+  maxBytes: number,
 ): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
     const secure = target.secure;
@@ -479,9 +495,14 @@ function once(
     });
     req.on("response", (res: http.IncomingMessage) => {
       responded = true;
+      const tooLarge = () => fail(Object.assign(new Error("response too large"), { code: TOO_LARGE }));
+      if (Number(res.headers["content-length"]) > maxBytes) return tooLarge();
       arm(t.bodyMs, "body");
       const chunks: Buffer[] = [];
+      let bytes = 0;
       res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > maxBytes) return tooLarge();
         chunks.push(chunk);
         if (!settled) phaseTimer?.refresh();
       });
@@ -506,6 +527,9 @@ function once(
     req.end(body);
   });
 }
+
+/** The code of an attempt ended because the body passed `maxResponseBytes`. */
+const TOO_LARGE = "COSTGATE_RESPONSE_TOO_LARGE";
 
 function timeoutError(phase: TimeoutPhase): Error {
   return Object.assign(new Error(`${phase} timeout`), { code: `COSTGATE_${phase.toUpperCase()}_TIMEOUT` });
@@ -535,15 +559,25 @@ function toError(
   }
   const e = f.cause;
   const reason = f.code ?? (e instanceof Error ? e.message : String(e));
-  const when = f.responded ? "the answer broke off" : "cannot reach the";
-  const message = f.responded
-    ? `${when} while reading the ${info.service} endpoint's response (${reason}): ${what}${tries}`
-    : `${when} ${info.service} endpoint (${reason}): ${what}${tries}${tlsHint(f.code)}`;
+  let message: string;
+  if (f.responded) {
+    message = `the answer broke off while reading the ${info.service} endpoint's response (${reason}): ${what}${tries}`;
+  } else if (f.code?.startsWith("HPE_")) {
+    // node's HTTP parser refused the first bytes: not an HTTP server, or TLS spoken to http://
+    message = `the ${info.service} endpoint did not answer in HTTP (${reason}): ${what}${tries} — check the scheme (http:// or https://) and the port of the URL`;
+  } else {
+    message = `cannot reach the ${info.service} endpoint (${reason}): ${what}${tries}${tlsHint(f.code, e)}`;
+  }
   return new NetworkError(message, { request: info, cause: e });
 }
 
 /** tlsHint says what a certificate error code (DEPTH_ZERO_SELF_SIGNED_CERT, ...) means and what to do. */
-function tlsHint(code: string | undefined): string {
+function tlsHint(code: string | undefined, cause?: unknown): string {
+  // https:// to a server speaking plain HTTP: OpenSSL reads its answer as a bad TLS record
+  const said = cause instanceof Error ? cause.message : "";
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || (code === "EPROTO" && /wrong version number/i.test(said))) {
+    return " — the server does not speak TLS there; is the URL http:// rather than https://, or the port wrong?";
+  }
   if (!code || !/CERT|SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY_LEAF)/.test(code)) return "";
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
     return " — TLS certificate verification failed: the certificate does not name this host; use the host name it was issued for";
@@ -560,6 +594,8 @@ export function retryReason(
     return idempotent && RETRY_STATUSES.has(outcome.status) ? `HTTP ${outcome.status}` : undefined;
   }
   const f = outcome.failure;
+  // the same body would come again
+  if (f.code === TOO_LARGE) return undefined;
   const what = f.timeout ? `${f.timeout} timeout` : (f.code ?? "error");
   if (idempotent) {
     if (f.timeout || f.responded || (f.code && NO_RESPONSE_CODES.has(f.code))) return what;
@@ -581,6 +617,10 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   const target = targetFor(req.url);
   const info: RequestInfo = { service: req.service, method: req.method, url: target.redacted };
   const { timeouts: t, retry } = resolveTransport(req.transport);
+  const maxBytes = req.transport?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(typeof maxBytes === "number" && maxBytes > 0)) {
+    throw new ConfigError("maxResponseBytes", `must be a positive number of bytes (got ${maxBytes})`);
+  }
   const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
   let body: string | undefined;
@@ -607,7 +647,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     );
     let outcome: { raw: RawResponse } | { failure: AttemptFailure };
     try {
-      outcome = { raw: await once(target, options, body, t, attemptMs) };
+      outcome = { raw: await once(target, options, body, t, attemptMs, maxBytes) };
     } catch (e) {
       if (!(e instanceof AttemptFailure)) throw e;
       outcome = { failure: e };
@@ -619,7 +659,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
         const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
         log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`);
       } else {
-        log(`!! ${toError(outcome.failure, info, t, 1).message} after ${ms} ms`);
+        log(`!! ${failureError(outcome.failure, info, t, 1, maxBytes).message} after ${ms} ms`);
       }
     }
     const reason = retryReason("raw" in outcome ? outcome.raw : outcome, idempotent);
@@ -637,11 +677,32 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     } else if (reason && attempt < retry.tries) {
       log?.(`no retry of ${info.method} ${info.url}: Retry-After is longer than ${retry.maxDelayMs} ms`);
     }
-    if ("failure" in outcome) throw toError(outcome.failure, info, t, attempt);
+    if ("failure" in outcome) throw failureError(outcome.failure, info, t, attempt, maxBytes);
     const raw = outcome.raw;
     const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
     return { ...raw, requestId, info, attempts: attempt };
   }
+}
+
+/** The error of a failed last attempt: a body over `maxResponseBytes` is a ResponseError, others {@link toError}. */
+function failureError(
+  f: AttemptFailure,
+  info: RequestInfo,
+  t: Required<Timeouts>,
+  attempts: number,
+  maxBytes: number,
+): NetworkError | ResponseError {
+  if (f.code !== TOO_LARGE) return toError(f, info, t, attempts);
+  return new ResponseError(
+    `the ${info.service} endpoint's response to ${info.method} ${info.url} is larger than ${sizeText(maxBytes)} (maxResponseBytes); check the URL, or raise transport.maxResponseBytes`,
+    { request: info },
+  );
+}
+
+/** sizeText writes a byte count as "16 MiB" when it is a whole number of MiB, else "1000 bytes". */
+function sizeText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
 
 /** The wait before the next attempt, or undefined when the server asks for more than we may wait. */
@@ -666,10 +727,51 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** describeBody names what a non-JSON body looks like, without quoting it (it might echo a secret). */
+/**
+ * describeBody names what a body without a usable message looks like, without quoting it (it might
+ * echo a secret).
+ */
 export function describeBody(res: HttpResponse): string {
   const type = res.headers["content-type"] ?? "no content type";
   if (res.text.length === 0) return "an empty body";
   if (/^\s*</.test(res.text) || type.includes("html")) return `an HTML page (${type})`;
+  if (parseJson(res.text) !== undefined)
+    return `a JSON body without an error message (${res.text.length} bytes)`;
   return `a non-JSON body (${type}, ${res.text.length} bytes)`;
+}
+
+/**
+ * errorMessageOf finds the message of an error body of a common shape — `{error: {message}}`
+ * (Keystone's), `{error: "..."}`, `{message}`, `{detail}` or `{title}` — first line only; else
+ * undefined. The caller redacts it: a server may echo what it was sent.
+ */
+export function errorMessageOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const o = body as Record<string, unknown>;
+  const nested = o["error"];
+  const candidates = [
+    nested !== null && typeof nested === "object" ? (nested as Record<string, unknown>)["message"] : nested,
+    o["message"],
+    o["detail"],
+    o["title"],
+  ];
+  for (const c of candidates) {
+    if (typeof c === "string" && c.trim() !== "") return (c.split("\n")[0] ?? c).trim();
+  }
+  return undefined;
+}
+
+/** redirectHint says that a 3xx is not followed and where it points (without query or user info). */
+export function redirectHint(res: HttpResponse): string | undefined {
+  if (res.status < 300 || res.status > 399) return undefined;
+  const location = res.headers["location"];
+  let where = "";
+  if (location) {
+    try {
+      where = ` (Location: ${redactUrl(new URL(location, res.info.url))})`;
+    } catch {
+      // an unreadable Location: not shown
+    }
+  }
+  return `costgate does not follow redirects; use the address it points to${where}`;
 }

@@ -4,7 +4,15 @@
  */
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
-import { describeBody, type HttpResponse, parseJson, send, type TransportOptions } from "../http";
+import {
+  describeBody,
+  errorMessageOf,
+  type HttpResponse,
+  parseJson,
+  redirectHint,
+  send,
+  type TransportOptions,
+} from "../http";
 import {
   balanceDocument,
   consumptionDocument,
@@ -96,7 +104,7 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
         ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
         : res.status === 429 || res.status >= 500
           ? "the endpoint or a proxy in front of it failed; try again later"
-          : "";
+          : (redirectHint(res) ?? "");
   return new HttpError(`${what}${said}${hint ? ` — ${hint}` : ""}${rid}`, init);
 }
 
@@ -144,7 +152,11 @@ export async function postQuery(
         continue;
       }
     }
-    if (res.status < 200 || res.status >= 300) throw statusError(res, messages ?? []);
+    if (res.status < 200 || res.status >= 300) {
+      // not GraphQL's errors: a gateway's or a proxy's own error body, when it has a message
+      const other = messages ? undefined : errorMessageOf(body);
+      throw statusError(res, messages ?? (other ? [redact(other, ep.token)] : []));
+    }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       const what =
         body === undefined

@@ -4,7 +4,14 @@
  */
 import { safeParser } from "../compiled";
 import { AuthError, HttpError, ResponseError } from "../errors";
-import { describeBody, type HttpResponse, parseJson, send, type TransportOptions } from "../http";
+import {
+  describeBody,
+  type HttpResponse,
+  parseJson,
+  redirectHint,
+  send,
+  type TransportOptions,
+} from "../http";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
@@ -109,7 +116,7 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
         ? "no token API at this address: check the identity URL (it ends in /v3)"
         : res.status === 400
           ? "Keystone refused the request body; check the credential settings"
-          : "";
+          : (redirectHint(res) ?? "");
     throw scrubbed(statusError(res, hint, refused), m);
   }
   const id = res.headers["x-subject-token"];
@@ -146,7 +153,7 @@ async function subjectRequest(
   });
   if (res.status >= 200 && res.status < 300) return { res, valid: true };
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return { res, valid: false };
-  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
+  throw scrubbed(statusError(res, redirectHint(res) ?? ""), [subjectToken, authToken]);
 }
 
 /**

@@ -207,6 +207,78 @@ describe("faults the proxy injects", () => {
     expect(ms).toBeLessThan(1_000);
   });
 
+  it("ends a body that never ends at maxResponseBytes: a ResponseError at once, not retried", async () => {
+    proxy.plan.push({ kind: "endlessBody" }, { kind: "endlessBody" });
+    const before = process.memoryUsage().rss;
+    const ep = endpoint({ viaProxy: true });
+    const { error, ms } = await timed(() =>
+      getBalance(
+        { ...ep, transport: { ...ep.transport, maxResponseBytes: 1024 * 1024 } },
+        { projectId: 4242 },
+      ),
+    );
+    expect(isResponseError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/response to POST .* is larger than 1 MiB \(maxResponseBytes\)/);
+    expect(proxy.requests).toBe(1);
+    expect(ms).toBeLessThan(2_000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("refuses an announced Content-Length over maxResponseBytes before reading the body", async () => {
+    const body = JSON.stringify({ data: { pad: "x".repeat(4096) } });
+    proxy.plan.push({ kind: "answer", status: 200, body });
+    const ep = endpoint({ viaProxy: true });
+    const error = await getBalance(
+      { ...ep, transport: { ...ep.transport, maxResponseBytes: 1000 } },
+      { projectId: 4242 },
+    ).catch((e) => e);
+    expect(isResponseError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/larger than 1000 bytes/);
+  });
+
+  it("names an answer that is not HTTP, with the scheme and port to check, without retrying it", async () => {
+    proxy.plan.push({ kind: "notHttp", data: "SSH-2.0-OpenSSH_9.2\r\n" });
+    const { error, ms } = await timed(() => getBalance(endpoint({ viaProxy: true }), { projectId: 4242 }));
+    expect(isNetworkError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /billing endpoint did not answer in HTTP \(HPE_[A-Z_]+\).*check the scheme \(http:\/\/ or https:\/\/\) and the port/,
+    );
+    expect(proxy.requests).toBe(1);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it("does not follow a redirect, and says where it points (without its query)", async () => {
+    proxy.plan.push({
+      kind: "answer",
+      status: 302,
+      body: "",
+      headers: { location: "https://console.example/bill/graphql?session=s3cr3t" },
+    });
+    const error = await getBalance(endpoint({ viaProxy: true }), { projectId: 4242 }).catch((e) => e);
+    expect(isHttpError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /answered 302 .* does not follow redirects; use the address it points to \(Location: https:\/\/console\.example\/bill\/graphql\)/,
+    );
+    expect((error as Error).message).not.toContain("s3cr3t");
+    expect(proxy.requests).toBe(1);
+  });
+
+  it("shows a gateway's JSON error message on a 401, with the access token cut out", async () => {
+    const token = emu.seed.billing.token;
+    proxy.plan.push({
+      kind: "answer",
+      status: 401,
+      body: JSON.stringify({ error: { code: 401, message: `token ${token} is not valid\nmore` } }),
+    });
+    const error = await getBalance(endpoint({ viaProxy: true }), { projectId: 4242 }).catch((e) => e);
+    expect(isHttpError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /answered 401 .*: token <redacted> is not valid — the console access token was refused/,
+    );
+    expect((error as Error).message).not.toContain(token);
+    expect((error as { apiMessage?: string }).apiMessage).toBe("token <redacted> is not valid");
+  });
+
   it("loses and doubles no day when faults hit some windows of a concurrent fetch", async () => {
     proxy.plan.push(
       { kind: "resetMidBody" },

@@ -22,7 +22,11 @@ export type FaultStep =
   /** Destroy the socket without answering. */
   | { kind: "reset" }
   /** A canned answer. */
-  | { kind: "answer"; status: number; body: string; headers?: Record<string, string> };
+  | { kind: "answer"; status: number; body: string; headers?: Record<string, string> }
+  /** Bytes that are not HTTP (another protocol on the port), then the end of the connection. */
+  | { kind: "notHttp"; data: string }
+  /** A 200 whose chunked body never ends: 64 KiB chunks for as long as the client reads. */
+  | { kind: "endlessBody" };
 
 /** A running fault proxy. */
 export interface FaultServer {
@@ -96,6 +100,19 @@ export async function startFaultServer(upstream: string): Promise<FaultServer> {
     const step = fs.plan.shift() ?? { kind: "forward" };
     if (step.kind === "reset") {
       req.socket.destroy();
+      return;
+    }
+    if (step.kind === "notHttp") {
+      req.socket.end(step.data);
+      return;
+    }
+    if (step.kind === "endlessBody") {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      while (!gone()) {
+        if (!res.write(chunk))
+          await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      }
       return;
     }
     if (step.kind === "answer") {

@@ -143,6 +143,13 @@ describe.skipIf(!hasOpenssl())("TLS", () => {
     expect(connections).toBe(0);
   });
 
+  it("says so when https:// reaches a server speaking plain HTTP", async () => {
+    const plain = emu.identityUrl.replace("http://", "https://");
+    const e = await issueToken({ authUrl: plain, transport: { retry: false } }, cred()).catch((x) => x);
+    expect(isNetworkError(e)).toBe(true);
+    expect(e.message).toMatch(/does not speak TLS there; is the URL http:\/\/ rather than https:\/\//);
+  });
+
   it("times out a handshake that never completes, retrying even token issue (nothing was sent)", async () => {
     const { retry, delays } = testRetry();
     const { error, ms } = await timed(() =>
