@@ -38,8 +38,9 @@ export interface Timeouts {
  * depends on the request: see {@link HttpRequest.idempotent}.
  *
  * Attempt n+1 waits a random time in [0, min(maxDelayMs, baseMs · 2^(n-1))] ("full jitter"), or
- * what the server's `Retry-After` asks for on a 429/503 (seconds or an HTTP date); a `Retry-After`
- * longer than `maxDelayMs` or the time left is not waited for: the response is returned as it is.
+ * what the server's `Retry-After` asks for on a 429/503 (seconds or an HTTP date). No wait goes
+ * past `totalMs`: a `Retry-After` longer than the time left is not waited for, and the response is
+ * returned as it is (its `retryAfterMs` says what the server asked for).
  *
  * @example
  * const transport = { retry: { tries: 5, baseMs: 100, maxDelayMs: 2_000, totalMs: 10_000 } };
@@ -126,6 +127,8 @@ export interface HttpResponse {
   info: RequestInfo;
   /** How many attempts it took (1 without retries). */
   attempts: number;
+  /** What the response's `Retry-After` asks to wait, in ms, when it has one. */
+  retryAfterMs?: number;
 }
 
 /** Headers whose values are credentials: never logged, never part of an error. */
@@ -663,8 +666,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       }
     }
     const reason = retryReason("raw" in outcome ? outcome.raw : outcome, idempotent);
-    const delay = reason ? nextDelay(outcome, attempt, retry) : undefined;
-    if (reason && attempt < retry.tries && delay !== undefined) {
+    if (reason && attempt < retry.tries) {
+      const delay = nextDelay(outcome, attempt, retry);
       const spent = retry.now() - start;
       if (spent + delay < retry.totalMs) {
         log?.(
@@ -673,14 +676,17 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
         await retry.sleep(delay);
         continue;
       }
-      log?.(`no retry of ${info.method} ${info.url}: the ${retry.totalMs} ms retry budget is spent`);
-    } else if (reason && attempt < retry.tries) {
-      log?.(`no retry of ${info.method} ${info.url}: Retry-After is longer than ${retry.maxDelayMs} ms`);
+      log?.(
+        `no retry of ${info.method} ${info.url}: waiting ${delay} ms would pass the ${retry.totalMs} ms retry budget`,
+      );
     }
     if ("failure" in outcome) throw failureError(outcome.failure, info, t, attempt, maxBytes);
     const raw = outcome.raw;
     const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
-    return { ...raw, requestId, info, attempts: attempt };
+    const res: HttpResponse = { ...raw, requestId, info, attempts: attempt };
+    const retryAfterMs = parseRetryAfter(raw.headers["retry-after"], retry.now());
+    if (retryAfterMs !== undefined) res.retryAfterMs = retryAfterMs;
+    return res;
   }
 }
 
@@ -705,17 +711,23 @@ function sizeText(bytes: number): string {
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
 
-/** The wait before the next attempt, or undefined when the server asks for more than we may wait. */
+/** The wait before the next attempt: what the server's Retry-After asks for, else the backoff. */
 function nextDelay(
   outcome: { raw: RawResponse } | { failure: AttemptFailure },
   attempt: number,
   r: ResolvedRetry,
-): number | undefined {
+): number {
   if ("raw" in outcome) {
     const after = parseRetryAfter(outcome.raw.headers["retry-after"], r.now());
-    if (after !== undefined) return after > r.maxDelayMs ? undefined : after;
+    if (after !== undefined) return after;
   }
   return backoffMs(attempt, r);
+}
+
+/** waitHint repeats what a response's Retry-After asked for, for an error message ("" without one). */
+export function waitHint(res: HttpResponse): string {
+  if (res.retryAfterMs === undefined) return "";
+  return ` (it asks to wait ${Math.ceil(res.retryAfterMs / 1000)} s)`;
 }
 
 /** parseJson parses a body, returning undefined when it is not JSON. */

@@ -12,6 +12,7 @@ import {
   redirectHint,
   send,
   type TransportOptions,
+  waitHint,
 } from "../http";
 import {
   balanceDocument,
@@ -103,7 +104,7 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
       : res.status === 404
         ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
         : res.status === 429 || res.status >= 500
-          ? "the endpoint or a proxy in front of it failed; try again later"
+          ? `the endpoint or a proxy in front of it failed; try again later${waitHint(res)}`
           : (redirectHint(res) ?? "");
   return new HttpError(`${what}${said}${hint ? ` — ${hint}` : ""}${rid}`, init);
 }

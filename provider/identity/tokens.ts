@@ -11,6 +11,7 @@ import {
   redirectHint,
   send,
   type TransportOptions,
+  waitHint,
 } from "../http";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
@@ -29,8 +30,11 @@ function keystoneMessage(res: HttpResponse): string | undefined {
   return typeof msg === "string" ? (msg.split("\n")[0] ?? msg).trim() : undefined;
 }
 
-function statusError(res: HttpResponse, hint: string, auth = res.status === 401): HttpError {
+function statusError(res: HttpResponse, given: string, auth = res.status === 401): HttpError {
   const apiMessage = keystoneMessage(res);
+  const busy = res.status === 429 || res.status >= 500;
+  const hint =
+    given || (busy ? `Keystone or a proxy in front of it failed; try again later${waitHint(res)}` : "");
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
   const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;

@@ -96,12 +96,20 @@ describe("faults the emulator injects", () => {
     expect(delays).toEqual([1_000]);
   });
 
-  it("does not wait for a Retry-After beyond maxDelayMs: a 429 HttpError at once", async () => {
+  it("waits a Retry-After longer than maxDelayMs when it fits the retry budget", async () => {
+    const { retry, delays } = testRetry({ maxDelayMs: 500 });
+    Object.assign(emu.knobs.billing, { status: 429, retryAfter: 3, failTimes: 1 });
+    const b = await getBalance(endpoint({ retry }), { projectId: 4242 });
+    expect(b.projectId).toBe(4242);
+    expect(delays).toEqual([3_000]);
+  });
+
+  it("does not wait for a Retry-After past the retry budget: a 429 HttpError at once, saying what it asked", async () => {
     Object.assign(emu.knobs.billing, { status: 429, retryAfter: 120 });
     const { error, ms } = await timed(() => getBalance(endpoint(), { projectId: 4242 }));
     expect(isHttpError(error)).toBe(true);
     expect((error as { status: number }).status).toBe(429);
-    expect((error as Error).message).toMatch(/answered 429 .* try again later/);
+    expect((error as Error).message).toMatch(/answered 429 .* try again later \(it asks to wait 120 s\)/);
     expect(billingRequests()).toBe(1);
     expect(ms).toBeLessThan(2_000);
   });
