@@ -185,13 +185,24 @@ Exit codes: 0 the report was made (whatever the verdict; costgate check is the g
     .option("--port <port>", "port (0: any free port)", "5000")
     .option("--seed <seed>", "seed of the generated data and credentials", "demo")
     .option("--token-ttl <seconds>", "token lifetime in seconds", "3600")
+    .option(
+      "--knobs <json>",
+      'faults from the start, e.g. \'{"billing":{"status":503,"failTimes":2}}\' (later: PUT /_emulator/knobs)',
+    )
     .option("--json", "print the URLs and seed data as JSON")
     .addHelpText(
       "after",
       `
 Examples:
   costgate emulator --port 5000            # then paste the printed export lines
-  costgate emulator --port 0 --json        # for scripts: {url, identityUrl, billingUrl, seed}`,
+  costgate emulator --port 0 --json        # for scripts: {url, identityUrl, billingUrl, seed}
+  costgate emulator --knobs '{"billing":{"status":503,"retryAfter":1,"failTimes":2}}'
+  curl -X PUT localhost:5000/_emulator/knobs -d '{"identity":{"resetConnection":true,"failTimes":1}}'
+  curl localhost:5000/_emulator/knobs      # the knobs now; curl -X DELETE ... resets them
+
+Knobs (billing and identity): status, htmlError, resetConnection, retryAfter, latencyMs, failTimes;
+billing also graphqlErrors, amountFormat (number|string), dayFormat (date|timestamp), shuffle, nullBonuses;
+identity also omitSubjectToken. null removes a knob.`,
     )
     .action((opts: Opts) => run(import("./commands/emulator").then((m) => m.emulatorCommand(opts))));
 

@@ -2,6 +2,7 @@
  * formatBanner: what `costgate emulator` prints at start, the URLs and seeded credentials in a
  * form users can paste into a shell.
  */
+import { KNOBS_PATH } from "./knobs";
 import type { Emulator } from "./server";
 
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
@@ -44,5 +45,10 @@ export function formatBanner(emu: Emulator, opts: { tokenTtlSeconds?: number } =
     `#   ${project.name} is billing project ${project.billingProjectId}; spike day ${s.billing.spikeDay}`,
   ];
   if (opts.tokenTtlSeconds !== undefined) lines.push("", `Identity tokens live ${opts.tokenTtlSeconds} s.`);
+  lines.push(
+    "",
+    "# faults on demand (GET shows the knobs, DELETE resets them):",
+    `#   curl -X PUT ${emu.url}${KNOBS_PATH} -d '{"billing":{"status":503,"retryAfter":1,"failTimes":2}}'`,
+  );
   return `${lines.join("\n")}\n`;
 }

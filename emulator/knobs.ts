@@ -3,6 +3,8 @@
  * `emu.knobs.billing.status = 503`, `emu.knobs.identity.failTimes = 2`, ...
  */
 
+import { z } from "zod";
+
 /** FaultKnobs are the faults both endpoints can inject. */
 export interface FaultKnobs {
   /** Answer every request with this HTTP status (an error body in the endpoint's style). */
@@ -109,4 +111,69 @@ export function pendingFault(k: BillingKnobs | IdentityKnobs): Fault | undefined
 function withRetry<T extends Fault>(f: T, retryAfter: number | undefined): T {
   if (retryAfter !== undefined && f.kind !== "reset") f.retryAfter = retryAfter;
   return f;
+}
+
+/** The path of the emulator's knob control: GET shows the knobs, PUT changes some, DELETE resets them. */
+export const KNOBS_PATH = "/_emulator/knobs";
+
+/** A knob in a change: absent leaves it, `null` removes it (a representation knob goes back to its default). */
+const knob = <T extends z.ZodType>(t: T) => t.nullable().optional();
+
+const faultFields = {
+  status: knob(z.number().int().min(100).max(599)),
+  htmlError: knob(z.boolean()),
+  resetConnection: knob(z.boolean()),
+  retryAfter: knob(z.number().min(0).max(86_400)),
+  latencyMs: knob(z.number().min(0).max(600_000)),
+  failTimes: knob(z.number().int().min(1)),
+};
+
+/**
+ * KnobsPatchSchema is a change of knobs as JSON, e.g. `{"billing": {"status": 503, "failTimes": 2}}`:
+ * the named knobs are set, `null` removes one, the others stay. Unknown names are refused.
+ */
+export const KnobsPatchSchema = z.strictObject({
+  billing: z
+    .strictObject({
+      ...faultFields,
+      graphqlErrors: knob(z.array(z.string()).min(1)),
+      amountFormat: knob(z.enum(["number", "string"])),
+      dayFormat: knob(z.enum(["date", "timestamp"])),
+      shuffle: knob(z.boolean()),
+      nullBonuses: knob(z.boolean()),
+    })
+    .optional(),
+  identity: z.strictObject({ ...faultFields, omitSubjectToken: knob(z.boolean()) }).optional(),
+});
+
+/** A change of knobs, as KnobsPatchSchema reads it. */
+export type KnobsPatch = z.infer<typeof KnobsPatchSchema>;
+
+/**
+ * applyKnobs validates `patch` and applies it to `knobs` in place; throws a RangeError naming the
+ * first bad field (`billing.status: ...`) and changes nothing then.
+ *
+ * @example applyKnobs(emu.knobs, { billing: { status: 503, retryAfter: 1, failTimes: 2 } });
+ */
+export function applyKnobs(knobs: Knobs, patch: unknown): Knobs {
+  const parsed = KnobsPatchSchema.safeParse(patch);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "knobs";
+    throw new RangeError(`${where}: ${issue?.message ?? "invalid"}`);
+  }
+  const defaults = defaultKnobs();
+  for (const key of ["billing", "identity"] as const) {
+    const change = parsed.data[key];
+    if (!change) continue;
+    const target = knobs[key] as unknown as Record<string, unknown>;
+    const fallback = defaults[key] as unknown as Record<string, unknown>;
+    for (const [name, value] of Object.entries(change)) {
+      if (value === undefined) continue;
+      if (value !== null) target[name] = value;
+      else if (name in fallback) target[name] = fallback[name];
+      else delete target[name];
+    }
+  }
+  return knobs;
 }

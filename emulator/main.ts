@@ -4,15 +4,18 @@
  */
 import { parseArgs } from "node:util";
 import { formatBanner } from "./banner";
+import { applyKnobs, defaultKnobs } from "./knobs";
 import { type Emulator, type EmulatorOptions, startEmulator } from "./server";
 
 /** USAGE is the emulator's help text. */
-export const USAGE = `usage: node dist/emulator/main.js [--host 127.0.0.1] [--port 0] [--seed demo] [--token-ttl 3600] [--json]
+export const USAGE = `usage: node dist/emulator/main.js [--host 127.0.0.1] [--port 0] [--seed demo] [--token-ttl 3600] [--knobs JSON] [--json]
 
   --host       interface to listen on (default 127.0.0.1)
   --port       port, 0 for a free one (default 0)
   --seed       seed of ids, credentials and charges (default demo)
   --token-ttl  identity token lifetime in seconds (default 3600)
+  --knobs      faults and representations from the start, e.g. '{"billing":{"status":503,"failTimes":2}}'
+               (change them later with PUT /_emulator/knobs)
   --json       print the URLs and seed as one JSON object instead of the banner
 `;
 
@@ -24,6 +27,8 @@ export interface EmulatorArgs {
   help: boolean;
   json: boolean;
   options: EmulatorOptions & { tokenTtlSeconds: number };
+  /** The knobs to set once started (--knobs), already validated. */
+  knobs?: unknown;
 }
 
 /**
@@ -37,6 +42,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
     port?: string;
     seed?: string;
     "token-ttl"?: string;
+    knobs?: string;
     json?: boolean;
     help?: boolean;
   };
@@ -48,6 +54,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
         port: { type: "string", short: "p" },
         seed: { type: "string" },
         "token-ttl": { type: "string" },
+        knobs: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -67,7 +74,27 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
   const options: EmulatorArgs["options"] = { port, tokenTtlSeconds: ttl };
   if (values.host !== undefined) options.host = values.host;
   if (values.seed !== undefined) options.seed = values.seed;
-  return { help: values.help ?? false, json: values.json ?? false, options };
+  const args: EmulatorArgs = { help: values.help ?? false, json: values.json ?? false, options };
+  if (values.knobs !== undefined) args.knobs = parseKnobs(values.knobs);
+  return args;
+}
+
+/** parseKnobs reads --knobs and checks it against fresh knobs, or throws UsageError naming the knob. */
+function parseKnobs(text: string): unknown {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `--knobs must be JSON, e.g. '{"billing":{"status":503,"failTimes":2}}', got ${text}`,
+    );
+  }
+  try {
+    applyKnobs(defaultKnobs(), patch);
+  } catch (e) {
+    throw new UsageError(`--knobs: ${(e as Error).message}`);
+  }
+  return patch;
 }
 
 /**
@@ -90,6 +117,7 @@ export async function main(
     return undefined;
   }
   const emu = await startEmulator(args.options);
+  if (args.knobs !== undefined) applyKnobs(emu.knobs, args.knobs);
   if (args.json) {
     const { url, identityUrl, billingUrl, seed } = emu;
     const ttl = args.options.tokenTtlSeconds;

@@ -13,7 +13,7 @@ import { jsonReply, type RecordedRequest, readBody, record, writeReply } from ".
 import { Directory } from "./identity/directory";
 import { handleIdentity } from "./identity/routes";
 import { TokenStore } from "./identity/tokens";
-import { defaultKnobs, type Knobs } from "./knobs";
+import { applyKnobs, defaultKnobs, KNOBS_PATH, type Knobs } from "./knobs";
 import {
   buildSeed,
   DEFAULT_SEED,
@@ -164,8 +164,42 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     close: () => Promise.resolve(),
   };
 
+  /**
+   * The knob control (KNOBS_PATH), for a test or CI job driving `costgate emulator` from outside:
+   * not recorded in `requests` and never faulted itself.
+   */
+  function control(method: string, raw: string) {
+    if (method === "DELETE") emu.resetKnobs();
+    else if (method === "PUT" || method === "PATCH" || method === "POST") {
+      let patch: unknown;
+      try {
+        patch = JSON.parse(raw);
+      } catch {
+        return jsonReply(400, {
+          error: { code: 400, message: 'the body is not JSON; send e.g. {"billing": {"status": 503}}' },
+        });
+      }
+      try {
+        applyKnobs(emu.knobs, patch);
+      } catch (e) {
+        return jsonReply(400, { error: { code: 400, message: (e as Error).message } });
+      }
+    } else if (method !== "GET") {
+      return jsonReply(
+        405,
+        { error: { code: 405, message: "use GET, PUT or DELETE" } },
+        { Allow: "GET, PUT, DELETE" },
+      );
+    }
+    return jsonReply(200, emu.knobs);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
+    if ((req.url ?? "").split("?")[0] === KNOBS_PATH) {
+      writeReply(req, res, control(req.method ?? "GET", raw));
+      return;
+    }
     const rec = record(req, raw, now());
     emu.requests.push(rec);
     const billing = rec.path === "/bill/graphql";

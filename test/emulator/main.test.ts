@@ -16,6 +16,15 @@ describe("emulator main", () => {
     expect(() => parseEmulatorArgs(["--nope"])).toThrow(UsageError);
   });
 
+  it("takes --knobs as JSON, checked before the start", () => {
+    const patch = { billing: { status: 503, failTimes: 2 } };
+    expect(parseEmulatorArgs(["--knobs", JSON.stringify(patch)]).knobs).toEqual(patch);
+    expect(() => parseEmulatorArgs(["--knobs", '{"billing":{"failTimes":-1}}'])).toThrow(
+      /--knobs: billing\.failTimes: /,
+    );
+    expect(() => parseEmulatorArgs(["--knobs", "{"])).toThrow(/--knobs must be JSON/);
+  });
+
   it("prints URLs and seed as JSON and serves them", async () => {
     const out: string[] = [];
     const emu = await main(["--port", "0", "--seed", "demo", "--json"], {
