@@ -184,7 +184,12 @@ const tokenCli: Measurement = {
       // as many runs against Keystone: its time per issue varies by ±15% from one to the next
       const runs = ctx.runs;
       const times = await interleave(variants, runs, 1);
-      rows.push(row(`costgate token vs curl (${t.label})`, times, "costgate token", "curl", { target: 1.3 }));
+      // the target is against Keystone; on the emulator curl's whole exchange (~13 ms) is less than node's start
+      rows.push(
+        row(`costgate token vs curl (${t.label})`, times, "costgate token", "curl", {
+          ...(t.label === "Keystone" ? { target: 1.3 } : { note: "the 1.3× target is against Keystone" }),
+        }),
+      );
       rows.push(
         row(
           `costgate token vs curl, bundle without snapshot (${t.label})`,
