@@ -2,10 +2,11 @@
  * Flags shared by the billing commands.
  */
 import type { Command } from "commander";
+import { addTransportOptions } from "./transport-options";
 
-/** addBillingOptions adds --project-id, --product, --billing-url and --timeout. */
+/** addBillingOptions adds --project-id, --product, --billing-url, TLS, --timeout and --retries. */
 export function addBillingOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option("--project-id <id>", "the project id from the project card (env COSTGATE_PROJECT_ID)")
     .option(
       "--product <product>",
@@ -13,9 +14,6 @@ export function addBillingOptions(cmd: Command): Command {
     )
     .option("--billing-url <url>", "billing base URL; /bill/graphql is added (env COSTGATE_BILLING_URL)")
     .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
-    .option("--insecure", "skip TLS verification (prefer --os-cacert; env OS_INSECURE)")
-    .option(
-      "--timeout <seconds>",
-      "timeout of each request in seconds (default 60; env COSTGATE_TIMEOUT_MS)",
-    );
+    .option("--insecure", "skip TLS verification (prefer --os-cacert; env OS_INSECURE)");
+  return addTransportOptions(cmd);
 }

@@ -3,11 +3,11 @@
  */
 import type { Command } from "commander";
 import type { IdentityArgs } from "../provider/settings";
-import { UsageError } from "./errors";
+import { addTransportOptions, transportArgsFrom } from "./transport-options";
 
-/** addIdentityOptions adds the --os-* flags to a command. */
+/** addIdentityOptions adds the --os-* flags, --timeout and --retries to a command. */
 export function addIdentityOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option("--os-cloud <name>", "a cloud of clouds.yaml (env OS_CLOUD)")
     .option("--os-auth-url <url>", "identity address ending in /v3 (env OS_AUTH_URL)")
     .option("--os-auth-type <type>", "v3applicationcredential or password (env OS_AUTH_TYPE)")
@@ -27,11 +27,8 @@ export function addIdentityOptions(cmd: Command): Command {
     .option("--os-project-domain-id <id>", "env OS_PROJECT_DOMAIN_ID")
     .option("--os-project-domain-name <name>", "env OS_PROJECT_DOMAIN_NAME")
     .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
-    .option("--insecure", "skip TLS verification (prefer --os-cacert)")
-    .option(
-      "--timeout <seconds>",
-      "timeout of each request in seconds (default 60; env COSTGATE_TIMEOUT_MS)",
-    );
+    .option("--insecure", "skip TLS verification (prefer --os-cacert)");
+  return addTransportOptions(cmd);
 }
 
 /** identityArgsFrom turns parsed flags into IdentityArgs (flags win over env and clouds.yaml). */
@@ -55,14 +52,7 @@ export function identityArgsFrom(o: Record<string, string | boolean | undefined>
     projectDomainName: s("osProjectDomainName"),
     caCert: s("osCacert"),
     insecure: o["insecure"] === true ? true : undefined,
+    ...transportArgsFrom(o),
   };
-  const timeout = s("timeout");
-  if (timeout !== undefined) {
-    const ms = Number(timeout) * 1000;
-    if (!Number.isFinite(ms) || ms <= 0) {
-      throw new UsageError(`--timeout: "${timeout}" is not a positive number of seconds; e.g. --timeout 30`);
-    }
-    args.timeouts = { totalMs: ms, headersMs: ms, bodyMs: ms };
-  }
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as IdentityArgs;
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "./errors";
-import type { Timeouts, TransportOptions } from "./http";
+import type { RetryOptions, Timeouts, TransportOptions } from "./http";
 import { type AuthMethod, validateAuth } from "./identity/auth";
 import { normalizeAuthUrl } from "./identity/urls";
 
@@ -37,6 +37,8 @@ export interface IdentityArgs {
   /** Skip TLS verification (like `--insecure`). */
   insecure?: boolean;
   timeouts?: Timeouts;
+  /** Retries (like `--retries`); `false` turns them off. */
+  retry?: RetryOptions | false;
 }
 
 /** IdentitySettings are resolved, validated settings: an address, an auth method and transport options. */
@@ -48,7 +50,7 @@ export interface IdentitySettings {
   interface?: string;
 }
 
-type Fields = Omit<IdentityArgs, "timeouts" | "cloud">;
+type Fields = Omit<IdentityArgs, "timeouts" | "retry" | "cloud">;
 
 const ENV_NAMES: Record<keyof Fields, string[]> = {
   authUrl: ["OS_AUTH_URL"],
@@ -261,7 +263,7 @@ export function resolveIdentitySettings(
   args: IdentityArgs = {},
   env: NodeJS.ProcessEnv = process.env,
 ): IdentitySettings {
-  const { timeouts, cloud: argCloud, ...explicit } = args;
+  const { timeouts, retry, cloud: argCloud, ...explicit } = args;
   const envFields = fromEnv(env);
   const cloud = argCloud ?? env["OS_CLOUD"];
   const cloudFields = cloud ? fromCloudsYaml(cloud, env) : {};
@@ -278,6 +280,7 @@ export function resolveIdentitySettings(
   if (f.caCert) transport.caCert = f.caCert;
   if (f.insecure) transport.insecure = true;
   if (timeouts) transport.timeouts = timeouts;
+  if (retry !== undefined) transport.retry = retry;
   const out: IdentitySettings = { authUrl, auth, transport };
   if (f.regionName) out.regionName = f.regionName;
   if (f.interface) out.interface = f.interface;
@@ -305,6 +308,8 @@ export interface BillingArgs {
   caCert?: string;
   insecure?: boolean;
   timeouts?: Timeouts;
+  /** Retries (like `--retries`); `false` turns them off. */
+  retry?: RetryOptions | false;
 }
 
 /** A source of stack configuration, such as `new pulumi.Config("costgate")`. */
@@ -342,5 +347,6 @@ export function resolveBillingSettings(
   if (caCert) transport.caCert = caCert;
   if (args.insecure || truthy(env["OS_INSECURE"] ?? "")) transport.insecure = true;
   if (args.timeouts) transport.timeouts = args.timeouts;
+  if (args.retry !== undefined) transport.retry = args.retry;
   return { baseUrl, token, transport };
 }

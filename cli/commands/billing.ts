@@ -7,6 +7,7 @@ import { parseProduct, productName } from "../../provider/billing/products";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
 import { UsageError } from "../errors";
 import { money } from "../format";
+import { transportArgsFrom } from "../transport-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
@@ -19,18 +20,10 @@ export function projectAndProduct(o: Opts): { projectId: string | undefined; pro
 
 /** billingEndpointFrom resolves the endpoint: flags, then COSTGATE_BILLING_URL / COSTGATE_BILLING_TOKEN. */
 export function billingEndpointFrom(o: Opts) {
-  const args: BillingArgs = {};
+  const args: BillingArgs = transportArgsFrom(o);
   if (typeof o["billingUrl"] === "string") args.billingUrl = o["billingUrl"];
   if (typeof o["osCacert"] === "string") args.caCert = o["osCacert"];
   if (o["insecure"] === true) args.insecure = true;
-  const timeout = o["timeout"];
-  if (typeof timeout === "string") {
-    const ms = Number(timeout) * 1000;
-    if (!Number.isFinite(ms) || ms <= 0) {
-      throw new UsageError(`--timeout: "${timeout}" is not a positive number of seconds; e.g. --timeout 30`);
-    }
-    args.timeouts = { totalMs: ms, headersMs: ms, bodyMs: ms };
-  }
   return resolveBillingSettings(args);
 }
 

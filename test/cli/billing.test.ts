@@ -74,6 +74,23 @@ describe("costgate balance", () => {
     expect(billingRequests()).toHaveLength(0);
   });
 
+  it("tries as often as --retries says, over COSTGATE_RETRIES, and refuses a bad count", async () => {
+    Object.assign(emu.knobs.billing, { status: 503, failTimes: 2 });
+    const none = await runCli(["balance", "--project-id", "777", "--retries", "0"], {
+      ...env,
+      COSTGATE_RETRIES: "5",
+    });
+    expect(none.code).toBe(3);
+    expect(billingRequests()).toHaveLength(1);
+    const two = await runCli(["balance", "--project-id", "777", "--retries", "2"], env);
+    expect(two.code).toBe(0);
+    expect(billingRequests()).toHaveLength(3);
+    const bad = await runCli(["balance", "--project-id", "777", "--retries", "-1"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--retries: "-1" is not a whole number of 0 or more/);
+    expect(billingRequests()).toHaveLength(3);
+  });
+
   it("exits 2 when the billing token is missing", async () => {
     const r = await runCli(["balance", "--project-id", "777"], { COSTGATE_BILLING_URL: emu.billingUrl });
     expect(r.code).toBe(2);
