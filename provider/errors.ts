@@ -110,6 +110,14 @@ export class TimeoutError extends NetworkError {
   override name = "TimeoutError";
 }
 
+/**
+ * redactSecrets cuts each secret out of a text that came from a server (an error message may echo
+ * what it was sent). Values under 3 characters are left: cutting them would shred the text.
+ */
+export function redactSecrets(text: string, secrets: string[]): string {
+  return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join("<redacted>") : t), text);
+}
+
 /** isCostgateError tells whether `e` is any error costgate raised on purpose. */
 export function isCostgateError(e: unknown): e is CostgateError {
   return e instanceof CostgateError;

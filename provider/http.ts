@@ -666,8 +666,11 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       }
     }
     const reason = retryReason("raw" in outcome ? outcome.raw : outcome, idempotent);
+    const retryAfterMs =
+      "raw" in outcome ? parseRetryAfter(outcome.raw.headers["retry-after"], retry.now()) : undefined;
     if (reason && attempt < retry.tries) {
-      const delay = nextDelay(outcome, attempt, retry);
+      // what the server asks for, else the backoff; no wait goes past the budget
+      const delay = retryAfterMs ?? backoffMs(attempt, retry);
       const spent = retry.now() - start;
       if (spent + delay < retry.totalMs) {
         log?.(
@@ -684,7 +687,6 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     const raw = outcome.raw;
     const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
     const res: HttpResponse = { ...raw, requestId, info, attempts: attempt };
-    const retryAfterMs = parseRetryAfter(raw.headers["retry-after"], retry.now());
     if (retryAfterMs !== undefined) res.retryAfterMs = retryAfterMs;
     return res;
   }
@@ -709,25 +711,6 @@ function failureError(
 function sizeText(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
-}
-
-/** The wait before the next attempt: what the server's Retry-After asks for, else the backoff. */
-function nextDelay(
-  outcome: { raw: RawResponse } | { failure: AttemptFailure },
-  attempt: number,
-  r: ResolvedRetry,
-): number {
-  if ("raw" in outcome) {
-    const after = parseRetryAfter(outcome.raw.headers["retry-after"], r.now());
-    if (after !== undefined) return after;
-  }
-  return backoffMs(attempt, r);
-}
-
-/** waitHint repeats what a response's Retry-After asked for, for an error message ("" without one). */
-export function waitHint(res: HttpResponse): string {
-  if (res.retryAfterMs === undefined) return "";
-  return ` (it asks to wait ${Math.ceil(res.retryAfterMs / 1000)} s)`;
 }
 
 /** parseJson parses a body, returning undefined when it is not JSON. */
@@ -773,9 +756,18 @@ export function errorMessageOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/** redirectHint says that a 3xx is not followed and where it points (without query or user info). */
-export function redirectHint(res: HttpResponse): string | undefined {
-  if (res.status < 300 || res.status > 399) return undefined;
+/**
+ * statusHint is what to do about a status any endpoint may answer: a 3xx is not followed (where it
+ * points is shown without query or user info), a 429 or 5xx is worth trying later (with what its
+ * Retry-After asked for). `who` names the endpoint ("Keystone"); "" for other statuses.
+ */
+export function statusHint(res: HttpResponse, who: string): string {
+  if (res.status === 429 || res.status >= 500) {
+    const wait =
+      res.retryAfterMs === undefined ? "" : ` (it asks to wait ${Math.ceil(res.retryAfterMs / 1000)} s)`;
+    return `${who} or a proxy in front of it failed; try again later${wait}`;
+  }
+  if (res.status < 300 || res.status > 399) return "";
   const location = res.headers["location"];
   let where = "";
   if (location) {

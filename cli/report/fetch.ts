@@ -6,7 +6,8 @@ import { type BillingEndpoint, getBalance, getConsumption } from "../../provider
 import { isoDay, parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
-import { buildReport, evaluationStart, type Report } from "./model";
+import { checkPeriodStart } from "../../provider/check";
+import { buildReport, type Report } from "./model";
 
 /** ReportQuery names the project and the period of a report. */
 export interface ReportQuery {
@@ -44,7 +45,8 @@ export async function fetchReport(
   const now = opts.now ?? new Date();
   const period = parsePeriod(q.from, q.to, now);
   const today = isoDay(now);
-  const evalFrom = evaluationStart(now, parseBudgetConfig(config));
+  // the first day the budget rules look at (provider/check.ts)
+  const evalFrom = checkPeriodStart(now, parseBudgetConfig(config));
   const covered = period.fromDay <= evalFrom && period.toDay >= today;
 
   // Each read reports its own windows; the callback sees the sum of both.

@@ -2,7 +2,6 @@
  * The report's model: a project's balance, the charges of a period and the budget evaluation, with the
  * figures every rendering (terminal, HTML, Markdown, JSON) shows. Pure: no I/O, the clock is an argument.
  */
-
 import { addDays, isoDay } from "../../provider/billing/periods";
 import { productName } from "../../provider/billing/products";
 import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/results";
@@ -16,7 +15,6 @@ import {
   type ResolvedBudgetConfig,
 } from "../../provider/budget";
 import type { DailyCharge } from "../../provider/budget/types";
-import { checkPeriodStart } from "../../provider/check";
 
 /** ReportDay is one day of the chart and the data table. */
 export interface ReportDay {
@@ -83,15 +81,6 @@ export function daysInMonthOf(day: string): number {
 export function allowanceOn(day: string, monthlyBudget: number | undefined): number | null {
   if (monthlyBudget === undefined) return null;
   return Math.round((monthlyBudget / daysInMonthOf(day)) * 100) / 100;
-}
-
-/**
- * evaluationStart is the first day the budget rules look at: the 1st of the month or, when that is
- * closer, the days behind the trailing average and the spike median (the longer of the two, plus
- * the last full day).
- */
-export function evaluationStart(now: Date, config: ResolvedBudgetConfig): string {
-  return checkPeriodStart(now, config);
 }
 
 /**

@@ -3,16 +3,15 @@
  * `X-User-Token` (spec §4.3, §4.4, §5). Never `Authorization: Bearer` (spec §5.4, §7).
  */
 import pLimit from "p-limit";
-import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
+import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, redactSecrets } from "../errors";
 import {
   describeBody,
   errorMessageOf,
   type HttpResponse,
   parseJson,
-  redirectHint,
   send,
+  statusHint,
   type TransportOptions,
-  waitHint,
 } from "../http";
 import {
   balanceDocument,
@@ -103,9 +102,7 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
       ? "the access token's role may not read billing; use a token with the Administrator or Accountant role"
       : res.status === 404
         ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
-        : res.status === 429 || res.status >= 500
-          ? `the endpoint or a proxy in front of it failed; try again later${waitHint(res)}`
-          : (redirectHint(res) ?? "");
+        : statusHint(res, "the endpoint");
   return new HttpError(`${what}${said}${hint ? ` — ${hint}` : ""}${rid}`, init);
 }
 
@@ -116,11 +113,6 @@ function graphqlMessages(body: unknown): string[] | undefined {
     const m = (e as { message?: unknown })?.message;
     return typeof m === "string" ? m : JSON.stringify(e);
   });
-}
-
-/** redact cuts a secret out of a text that came from a server. */
-function redact(text: string, secret: string): string {
-  return secret.length >= 3 ? text.split(secret).join("<redacted>") : text;
 }
 
 /** @internal postQuery sends one document and returns `data`, retrying once with the server's variable types. */
@@ -145,7 +137,8 @@ export async function postQuery(
     });
     const body = parseJson(res.text);
     // A server may echo the X-User-Token in its messages: it never reaches an error.
-    const messages = body === undefined ? undefined : graphqlMessages(body)?.map((m) => redact(m, ep.token));
+    const messages =
+      body === undefined ? undefined : graphqlMessages(body)?.map((m) => redactSecrets(m, [ep.token]));
     if (messages && attempt === 0) {
       const corrected = expectedTypes(messages, types);
       if (corrected) {
@@ -156,7 +149,7 @@ export async function postQuery(
     if (res.status < 200 || res.status >= 300) {
       // not GraphQL's errors: a gateway's or a proxy's own error body, when it has a message
       const other = messages ? undefined : errorMessageOf(body);
-      throw statusError(res, messages ?? (other ? [redact(other, ep.token)] : []));
+      throw statusError(res, messages ?? (other ? [redactSecrets(other, [ep.token])] : []));
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       const what =

@@ -3,16 +3,8 @@
  * and Revoke (DELETE). Spec §4.1, §4.2; Keystone API reference "Authentication and token management".
  */
 import { safeParser } from "../compiled";
-import { AuthError, HttpError, ResponseError } from "../errors";
-import {
-  describeBody,
-  type HttpResponse,
-  parseJson,
-  redirectHint,
-  send,
-  type TransportOptions,
-  waitHint,
-} from "../http";
+import { AuthError, HttpError, ResponseError, redactSecrets } from "../errors";
+import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
@@ -32,9 +24,7 @@ function keystoneMessage(res: HttpResponse): string | undefined {
 
 function statusError(res: HttpResponse, given: string, auth = res.status === 401): HttpError {
   const apiMessage = keystoneMessage(res);
-  const busy = res.status === 429 || res.status >= 500;
-  const hint =
-    given || (busy ? `Keystone or a proxy in front of it failed; try again later${waitHint(res)}` : "");
+  const hint = given || statusHint(res, "Keystone");
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
   const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;
@@ -72,9 +62,8 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
  * password included, and a proxy's error page may echo the token headers.
  */
 function scrubbed<E extends HttpError>(e: E, m: AuthMethod | string[]): E {
-  const given = Array.isArray(m) ? m : [m.type === "password" ? m.password : m.applicationCredentialSecret];
-  const secrets = given.filter((s) => s.length >= 3);
-  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join("<redacted>"), text);
+  const secrets = Array.isArray(m) ? m : [m.type === "password" ? m.password : m.applicationCredentialSecret];
+  const scrub = (text: string) => redactSecrets(text, secrets);
   const out = Object.create(Object.getPrototypeOf(e)) as E;
   Object.assign(out, e, { message: scrub(e.message), apiMessage: e.apiMessage && scrub(e.apiMessage) });
   out.stack = `${e.name}: ${out.message}`;
@@ -120,7 +109,7 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
         ? "no token API at this address: check the identity URL (it ends in /v3)"
         : res.status === 400
           ? "Keystone refused the request body; check the credential settings"
-          : (redirectHint(res) ?? "");
+          : "";
     throw scrubbed(statusError(res, hint, refused), m);
   }
   const id = res.headers["x-subject-token"];
@@ -157,7 +146,7 @@ async function subjectRequest(
   });
   if (res.status >= 200 && res.status < 300) return { res, valid: true };
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return { res, valid: false };
-  throw scrubbed(statusError(res, redirectHint(res) ?? ""), [subjectToken, authToken]);
+  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
 }
 
 /**

@@ -30,12 +30,18 @@ const query = { projectId: 4242, from: day(-125), to: day(-31), windowDays: 31, 
 const WINDOWS = 4;
 
 function endpoint(
-  over: { viaProxy?: boolean; retry?: RetryOptions | false; timeouts?: Timeouts } = {},
+  over: {
+    viaProxy?: boolean;
+    retry?: RetryOptions | false;
+    timeouts?: Timeouts;
+    maxResponseBytes?: number;
+  } = {},
 ): BillingEndpoint {
+  const { viaProxy, retry, ...transport } = over;
   return {
-    baseUrl: over.viaProxy ? proxy.url : emu.billingUrl,
+    baseUrl: viaProxy ? proxy.url : emu.billingUrl,
     token: emu.seed.billing.token,
-    transport: { retry: over.retry ?? testRetry().retry, timeouts: over.timeouts },
+    transport: { retry: retry ?? testRetry().retry, ...transport },
   };
 }
 const billingRequests = (operation?: "CostgateBalance" | "CostgateConsumption") =>
@@ -218,12 +224,8 @@ describe("faults the proxy injects", () => {
   it("ends a body that never ends at maxResponseBytes: a ResponseError at once, not retried", async () => {
     proxy.plan.push({ kind: "endlessBody" }, { kind: "endlessBody" });
     const before = process.memoryUsage().rss;
-    const ep = endpoint({ viaProxy: true });
     const { error, ms } = await timed(() =>
-      getBalance(
-        { ...ep, transport: { ...ep.transport, maxResponseBytes: 1024 * 1024 } },
-        { projectId: 4242 },
-      ),
+      getBalance(endpoint({ viaProxy: true, maxResponseBytes: 1024 * 1024 }), { projectId: 4242 }),
     );
     expect(isResponseError(error)).toBe(true);
     expect((error as Error).message).toMatch(/response to POST .* is larger than 1 MiB \(maxResponseBytes\)/);
@@ -235,11 +237,9 @@ describe("faults the proxy injects", () => {
   it("refuses an announced Content-Length over maxResponseBytes before reading the body", async () => {
     const body = JSON.stringify({ data: { pad: "x".repeat(4096) } });
     proxy.plan.push({ kind: "answer", status: 200, body });
-    const ep = endpoint({ viaProxy: true });
-    const error = await getBalance(
-      { ...ep, transport: { ...ep.transport, maxResponseBytes: 1000 } },
-      { projectId: 4242 },
-    ).catch((e) => e);
+    const error = await getBalance(endpoint({ viaProxy: true, maxResponseBytes: 1000 }), {
+      projectId: 4242,
+    }).catch((e) => e);
     expect(isResponseError(error)).toBe(true);
     expect((error as Error).message).toMatch(/larger than 1000 bytes/);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { allowanceOn, buildReport, daysInMonthOf, evaluationStart } from "../../cli/report/model";
+import { allowanceOn, buildReport, daysInMonthOf } from "../../cli/report/model";
 import { parseBudgetConfig } from "../../provider/budget";
+import { checkPeriodStart } from "../../provider/check";
 import { CONFIG, consumption, happyReport, NOW } from "./fixtures";
 
 describe("buildReport", () => {
@@ -54,7 +55,7 @@ describe("buildReport", () => {
 
   it("starts the rules' data at the 1st of the month or 15 days back, whichever is earlier", () => {
     const cfg = parseBudgetConfig({});
-    expect(evaluationStart(new Date("2026-11-22T10:00:00Z"), cfg)).toBe("2026-11-01");
-    expect(evaluationStart(new Date("2026-11-03T10:00:00Z"), cfg)).toBe("2026-10-19");
+    expect(checkPeriodStart(new Date("2026-11-22T10:00:00Z"), cfg)).toBe("2026-11-01");
+    expect(checkPeriodStart(new Date("2026-11-03T10:00:00Z"), cfg)).toBe("2026-10-19");
   });
 });

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import { expect } from "vitest";
+import type { Emulator } from "../../emulator";
 
 /** canary makes a random value that is easy to recognise: `canary-<label>-<uuid>`. */
 export function canary(label: string): string {
@@ -103,6 +104,17 @@ export class CanaryScan {
       )
       .join("\n");
   }
+}
+
+/**
+ * addBillingCanaries makes a canary console access token the emulator accepts (role Accountant),
+ * registered as "billingToken", and a canary it does not know, as "wrong"; returns the accepted one.
+ */
+export function addBillingCanaries(scan: CanaryScan, emu: Emulator): string {
+  const token = scan.add("billingToken", canary("billing"));
+  emu.seed.billing.tokens.push({ token, name: "canary", role: "Accountant" });
+  scan.add("wrong", canary("wrong"));
+  return token;
 }
 
 /** printTally writes the scan's counts on stderr when CANARY_TALLY=1 (for the issue's report). */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { runCli } from "../identity/conformance";
-import { CanaryScan, canary, printTally } from "./canary";
+import { addBillingCanaries, CanaryScan, canary, printTally } from "./canary";
 import { type EchoServer, startEchoServer } from "./echo-server";
 
 const scan = new CanaryScan();
@@ -33,9 +33,7 @@ beforeAll(async () => {
   echo = await startEchoServer();
   const cred = emu.addApplicationCredential({ secret: scan.add("appCredSecret", canary("appcred")) });
   const user = emu.addUser({ password: scan.add("password", canary("pässwörd")) });
-  const billingToken = scan.add("billingToken", canary("billing"));
-  emu.seed.billing.tokens.push({ token: billingToken, name: "canary", role: "Accountant" });
-  scan.add("wrong", canary("wrong"));
+  const billingToken = addBillingCanaries(scan, emu);
   appCredEnv = {
     OS_AUTH_URL: emu.identityUrl,
     OS_APPLICATION_CREDENTIAL_ID: cred.id,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { loadDist } from "../helpers/provider-host";
-import { CanaryScan, canary, errorTexts, printTally } from "./canary";
+import { addBillingCanaries, CanaryScan, errorTexts, printTally } from "./canary";
 import { register } from "./register";
 
 type Dist = typeof import("../../provider");
@@ -15,9 +15,7 @@ let emu: Emulator;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
-  const token = scan.add("billingToken", canary("billing"));
-  emu.seed.billing.tokens.push({ token, name: "canary", role: "Accountant" });
-  scan.add("wrong", canary("wrong"));
+  addBillingCanaries(scan, emu);
 });
 afterAll(async () => {
   printTally("test/secrets/data-sources.test.ts", scan);

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
-import { CanaryScan, canary, printTally } from "./canary";
+import { addBillingCanaries, CanaryScan, printTally } from "./canary";
 import { type EchoServer, startEchoServer } from "./echo-server";
 
 const scan = new CanaryScan();
@@ -34,9 +34,7 @@ async function analyze(env: Record<string, string>) {
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
   echo = await startEchoServer();
-  const token = scan.add("billingToken", canary("billing"));
-  emu.seed.billing.tokens.push({ token, name: "canary", role: "Accountant" });
-  scan.add("wrong", canary("wrong"));
+  addBillingCanaries(scan, emu);
 });
 /** closePack scans what the pack process printed, then stops it. */
 function closePack(): void {

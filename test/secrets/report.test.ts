@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { runCli } from "../identity/conformance";
-import { CanaryScan, canary, printTally } from "./canary";
+import { addBillingCanaries, CanaryScan, printTally } from "./canary";
 import { type EchoServer, startEchoServer } from "./echo-server";
 
 const scan = new CanaryScan();
@@ -33,9 +33,7 @@ async function report(args: string[], e: Record<string, string>, code: number) {
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
   echo = await startEchoServer();
-  const token = scan.add("billingToken", canary("billing"));
-  emu.seed.billing.tokens.push({ token, name: "canary", role: "Accountant" });
-  scan.add("wrong", canary("wrong"));
+  const token = addBillingCanaries(scan, emu);
   env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: token };
   dir = mkdtempSync(join(tmpdir(), "costgate-secrets-report-"));
 });
