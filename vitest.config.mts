@@ -1,6 +1,16 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** The package's own subpath imports (the policy pack's `costgate/budget`, ...) from the sources. */
+export const selfAlias = [
+  {
+    find: /^costgate\/(identity|billing|budget)$/,
+    replacement: fileURLToPath(new URL("./provider/entries/$1.ts", import.meta.url)),
+  },
+];
+
 export default defineConfig({
+  resolve: { alias: selfAlias },
   test: {
     globalSetup: ["test/keystone/global-setup.ts"],
     include: ["test/**/*.test.ts"],

@@ -369,8 +369,10 @@ const providerSize: Measurement = {
 const policyPack: Measurement = {
   name: "policy-pack",
   async run(ctx) {
-    const { budgetPolicies } =
-      require("../policies/budget/policies") as typeof import("../policies/budget/policies");
+    // the pack as it ships: its own compiled dist/ (policies/budget/tsconfig.json)
+    const { budgetPolicies } = require("../../policies/budget/dist/policies") as {
+      budgetPolicies: import("@pulumi/policy").Policy[];
+    };
     process.env.COSTGATE_BILLING_URL = ctx.emu.billingUrl;
     process.env.COSTGATE_BILLING_TOKEN = ctx.emu.seed.billing.token;
     const rateCard = {

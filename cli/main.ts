@@ -210,31 +210,12 @@ identity also omitSubjectToken. null removes a knob.`,
 }
 
 /** A declared program and the promise its command's action left (commands run through `run`). */
-interface Declared {
-  program: Command;
-  ran: { pending?: Promise<number> };
-}
-
-function declare(): Declared {
-  const ran: Declared["ran"] = {};
+function declare(): { program: Command; ran: { pending?: Promise<number> } } {
+  const ran: { pending?: Promise<number> } = {};
   const program = buildProgram((p) => {
     ran.pending = p;
   });
   return { program, ran };
-}
-
-/** The program the startup snapshot declared ahead of the run, for the first main() to use. */
-let declaredAhead: Declared | undefined;
-
-/**
- * prepareSnapshot runs what the command's V8 startup snapshot (scripts/cli-snapshot.js) is taken
- * after: the fast commands loaded and their request-free code run once (cli/warm.ts), and the
- * program declared, unparsed, so a run only parses its arguments.
- */
-export async function prepareSnapshot(): Promise<void> {
-  const { warm } = await import("./warm");
-  await warm(buildProgram);
-  declaredAhead = declare();
 }
 
 /** main runs the command line and sets the exit code. */
@@ -244,9 +225,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
-  // a commander program parses once: the declared one serves the first call only
-  const { program, ran } = declaredAhead ?? declare();
-  declaredAhead = undefined;
+  const { program, ran } = declare();
   try {
     await program.parseAsync(argv);
     process.exitCode = ran.pending ? await ran.pending : EXIT.ok;

@@ -17,5 +17,5 @@ function linkSelf() {
   fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir");
 }
 
-linkSelf();
+if (require.main === module) linkSelf();
 module.exports = { linkSelf };

@@ -4,7 +4,7 @@
  * so every default is applied here too.
  */
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { ConfigError } from "../../provider/errors";
+import { ConfigError } from "costgate/budget";
 import type { RateCard } from "./cost";
 
 /** Settings every budget policy takes. */

@@ -3,9 +3,9 @@
  * every policy. Policies cannot see data sources or read resources (PULUMI-NOTES.md), so the pack
  * reads billing itself, with `COSTGATE_BILLING_URL` and `COSTGATE_BILLING_TOKEN` from the environment.
  */
-import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/results";
-import { fetchProjectData } from "../../provider/check";
-import { resolveBillingSettings } from "../../provider/settings";
+import type { ProjectBalance, ProjectConsumption } from "costgate/billing";
+import { resolveBillingSettings } from "costgate/billing";
+import { fetchProjectData } from "costgate/budget";
 
 /** Data of one project, or why it could not be read; `now` is when it was read. */
 export type ProjectData =

@@ -8,10 +8,14 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
-import type { BudgetConfig, Finding, RuleName } from "../../provider/budget";
-import { formatMoney } from "../../provider/budget/money";
-import { evaluateData } from "../../provider/check";
-import { isConfigError } from "../../provider/errors";
+import {
+  type BudgetConfig,
+  evaluateData,
+  type Finding,
+  formatMoney,
+  isConfigError,
+  type RuleName,
+} from "costgate/budget";
 import {
   COMMON_DEFAULTS,
   type CommonConfig,

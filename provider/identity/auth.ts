@@ -4,7 +4,6 @@
  * A method is validated before any request and turned into the `auth` body of POST /v3/auth/tokens.
  */
 import { z } from "zod";
-import { safeParser } from "../compiled";
 import { ConfigError } from "../errors";
 
 const nonEmpty = (what: string) =>
@@ -55,8 +54,8 @@ function firstIssue(err: z.ZodError): { field: string; message: string } {
   return { field, message: issue?.message ?? "invalid" };
 }
 
-const parsePassword = safeParser(PasswordAuthSchema);
-const parseApplicationCredential = safeParser(ApplicationCredentialAuthSchema);
+const parsePassword = (input: unknown) => PasswordAuthSchema.safeParse(input);
+const parseApplicationCredential = (input: unknown) => ApplicationCredentialAuthSchema.safeParse(input);
 
 /**
  * validateAuth checks a method's fields and the combinations Keystone needs, naming the field

@@ -2,7 +2,6 @@
  * Token operations of Keystone v3 `/v3/auth/tokens`: Create (issue), Validate (GET), Check (HEAD)
  * and Revoke (DELETE). Spec §4.1, §4.2; Keystone API reference "Authentication and token management".
  */
-import { safeParser } from "../compiled";
 import { AuthError, HttpError, ResponseError, redactSecrets } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
@@ -32,12 +31,6 @@ function statusError(res: HttpResponse, given: string, auth = res.status === 401
   return auth ? new AuthError(message, init) : new HttpError(message, init);
 }
 
-/**
- * @internal The parser of token bodies (compiled from its third call on). The command's startup
- * snapshot parses a made-up body with it until it is compiled (cli/warm.ts).
- */
-export const parseTokenJson = safeParser(TokenBodySchema);
-
 function parseTokenBody(res: HttpResponse): TokenInfo {
   const json = parseJson(res.text);
   if (json === undefined) {
@@ -46,7 +39,7 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
       { request: res.info, status: res.status, requestId: res.requestId },
     );
   }
-  const parsed = parseTokenJson(json);
+  const parsed = TokenBodySchema.safeParse(json);
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join(".") ?? "token";
     throw new ResponseError(

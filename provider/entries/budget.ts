@@ -1,0 +1,12 @@
+/**
+ * `costgate/budget`: the budget rules over a balance and daily charges (pure: no I/O, an injected
+ * clock), and `checkProject` / `fetchProjectData` / `evaluateData`, which read billing and run them.
+ *
+ * @example
+ * const { evaluate } = require("costgate/budget");
+ * const evaluation = evaluate({ balance, consumption, now: new Date() }, { minBalance: 5000 });
+ */
+export * from "../budget";
+export { formatMoney, formatNumber } from "../budget/money";
+export { checkPeriodStart, checkProject, evaluateData, fetchProjectData, type ProjectCheck } from "../check";
+export * from "../errors";

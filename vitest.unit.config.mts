@@ -1,0 +1,21 @@
+// The fast loop (`npm run test:unit`): tests of pure code only — no Keystone, no emulator, no
+// Chromium, no child processes. `npm test` runs these and every real-server suite.
+import { defineConfig } from "vitest/config";
+import { selfAlias } from "./vitest.config.mts";
+
+export default defineConfig({
+  resolve: { alias: selfAlias },
+  test: {
+    include: [
+      "test/budget/*.test.ts",
+      "test/billing/{money,periods}.test.ts",
+      "test/identity/{auth,urls}.test.ts",
+      "test/settings/*.test.ts",
+      "test/property/inputs.test.ts",
+      "test/report/{html,markdown-json,model,progress,terminal}.test.ts",
+      "test/proxy/select.test.ts",
+      "test/install/readme-blocks.test.ts",
+    ],
+    testTimeout: 10000,
+  },
+});
