@@ -2,7 +2,8 @@
  * Amounts as the endpoint may send them (spec §2.5, §2.6 leave types open): numbers or numeric
  * strings, summed in decimal arithmetic.
  */
-import Big from "big.js";
+// `import = require` keeps the declaration file usable without esModuleInterop (Pulumi's tsconfig)
+import Big = require("big.js");
 
 /**
  * parseAmount reads a number or a numeric string ("1312.40", "1 312,40", "1,312.40"); null and

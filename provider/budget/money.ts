@@ -45,8 +45,11 @@ export function tenths(value: Big.BigSource): number {
 }
 
 /**
- * formatMoney writes an amount with thousands separators and 2 decimals: `12,400.00`, `-250.00`.
- * @internal
+ * formatMoney writes an amount with thousands separators and 2 decimals: `12,400.00`, `-250.00`,
+ * as the budget rules' messages do.
+ *
+ * @example
+ * formatMoney(12400); // "12,400.00"
  */
 export function formatMoney(value: number): string {
   return new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
@@ -55,7 +58,9 @@ export function formatMoney(value: number): string {
 /**
  * formatNumber writes a count or factor with thousands separators and at most `maxDecimals`
  * decimals, dropping trailing zeros: `14`, `2.5`.
- * @internal
+ *
+ * @example
+ * formatNumber(2.5); // "2.5"
  */
 export function formatNumber(value: number, maxDecimals = 2): string {
   return new Intl.NumberFormat("en-US", { maximumFractionDigits: maxDecimals }).format(value);

@@ -43,9 +43,14 @@ export interface PolicyPackProcess {
   close(): void;
 }
 
-/** startPolicyPack runs `node .` in policies/budget with the given environment. */
-export async function startPolicyPack(env: Record<string, string | undefined>): Promise<PolicyPackProcess> {
-  const dir = resolve(ROOT, "policies/budget");
+/**
+ * startPolicyPack runs `node .` in a pack folder (the checkout's policies/budget unless `dir` names
+ * another, such as an installed copy) with the given environment.
+ */
+export async function startPolicyPack(
+  env: Record<string, string | undefined>,
+  dir = resolve(ROOT, "policies/budget"),
+): Promise<PolicyPackProcess> {
   const { child, port, output } = await startPlugin("policy pack", ["."], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", ...env } as NodeJS.ProcessEnv,

@@ -41,7 +41,6 @@ export interface ProviderHost {
 
 const struct = (o: Props) => Struct.fromJavaScript(o);
 
-/** startProviderHost runs `node @pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:1` from the package root. */
 /**
  * useProviderHost starts a configured provider host before the suite's tests (handed to `set`) and
  * closes it after them.
@@ -58,12 +57,20 @@ export function useProviderHost(set: (host: ProviderHost) => void, env: Record<s
   });
 }
 
-export async function startProviderHost(env: Record<string, string> = {}): Promise<ProviderHost> {
+/**
+ * startProviderHost runs `node @pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:1` from a program
+ * folder (the checkout unless `program` names another, such as a fresh install), with that
+ * folder's own @pulumi/pulumi.
+ */
+export async function startProviderHost(
+  env: Record<string, string> = {},
+  program = ROOT,
+): Promise<ProviderHost> {
   // The serialized provider loads `costgate/...` from the program's node_modules, as in a user's program.
-  require(resolve(ROOT, "scripts/link-self.js"));
-  const hostPath = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+  if (program === ROOT) require(resolve(ROOT, "scripts/link-self.js")).linkSelf();
+  const hostPath = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [program] });
   const { child, port, output } = await startPlugin("provider host", [hostPath, "127.0.0.1:1"], {
-    cwd: ROOT,
+    cwd: program,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "costgate-test", PULUMI_NODEJS_STACK: "test", ...env },
   });
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());

@@ -25,8 +25,8 @@ export interface IdentityTarget {
 const BIN = resolve(__dirname, "../../bin/costgate");
 
 /**
- * runCli runs the built command as a user's shell does (bin/costgate itself, so from its startup
- * snapshot), with only the given env (plus PATH).
+ * runCli runs the built command as a user's shell does (bin/costgate itself), with only the given
+ * env (plus PATH).
  */
 export function runCli(
   args: string[],
