@@ -27,6 +27,7 @@ function packPackage(dest, dir = root) {
   // nothing under the feet of suites running alongside
   const out = execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dest], {
     cwd: dir,
+    shell: process.platform === "win32", // npm.cmd
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -57,6 +58,7 @@ function installInto(dir, specs) {
     ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...resolved],
     {
       cwd: dir,
+      shell: process.platform === "win32",
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, npm_config_update_notifier: "false" },
     },
