@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod";
+import type { Assert, Exact } from "../provider/exact";
 
 /** FaultKnobs are the faults both endpoints can inject. */
 export interface FaultKnobs {
@@ -131,6 +132,7 @@ const faultFields = {
 /**
  * KnobsPatchSchema is a change of knobs as JSON, e.g. `{"billing": {"status": 503, "failTimes": 2}}`:
  * the named knobs are set, `null` removes one, the others stay. Unknown names are refused.
+ * @internal
  */
 export const KnobsPatchSchema = z.strictObject({
   billing: z
@@ -146,8 +148,16 @@ export const KnobsPatchSchema = z.strictObject({
   identity: z.strictObject({ ...faultFields, omitSubjectToken: knob(z.boolean()) }).optional(),
 });
 
-/** A change of knobs, as KnobsPatchSchema reads it. */
-export type KnobsPatch = z.infer<typeof KnobsPatchSchema>;
+/** KnobPatch<T>: each knob of T absent (left as it is), a value (set) or `null` (removed). */
+export type KnobPatch<T> = { [K in keyof T]?: T[K] | null };
+
+/** A change of knobs: `{ billing: { status: 503, failTimes: 2 }, identity: { latencyMs: null } }`. */
+export interface KnobsPatch {
+  billing?: KnobPatch<BillingKnobs>;
+  identity?: KnobPatch<IdentityKnobs>;
+}
+
+type _SamePatch = Assert<Exact<KnobsPatch, z.infer<typeof KnobsPatchSchema>>>;
 
 /**
  * applyKnobs validates `patch` and applies it to `knobs` in place; throws a RangeError naming the

@@ -4,6 +4,7 @@
  * from the seed, so 500 synthetic projects with 3 years of history cost no memory.
  */
 import { z } from "zod";
+import type { Assert, Exact } from "../../provider/exact";
 import { Rng } from "../prng";
 import { dayIndexOf, parseDay } from "./days";
 
@@ -12,7 +13,7 @@ export const PRODUCTS = { openstack: 1, objectStorage: 2, vmware: 3 } as const;
 
 const money = (what: string) => z.number({ error: `${what} must be a finite number` });
 
-/** One explicit day of charges, amounts in currency units (rounded to cents). */
+/** One explicit day of charges, amounts in currency units (rounded to cents). @internal */
 export const DailyChargeInputSchema = z
   .object({
     day: z.string().refine((s) => parseDay(s) !== undefined, "day must be YYYY-MM-DD"),
@@ -21,7 +22,7 @@ export const DailyChargeInputSchema = z
   })
   .strict();
 
-/** A generated series: a base daily rate with a weekly pattern, a slow trend, noise and bonus days. */
+/** A generated series: a base daily rate with a weekly pattern, a slow trend, noise and bonus days. @internal */
 export const GeneratedChargesInputSchema = z
   .object({
     /** Typical weekday charge in currency units. */
@@ -35,7 +36,7 @@ export const GeneratedChargesInputSchema = z
   })
   .strict();
 
-/** One product of a project: its balance, bonuses, and either explicit or generated daily charges. */
+/** One product of a project: its balance, bonuses, and either explicit or generated daily charges. @internal */
 export const ProductInputSchema = z
   .object({
     balance: money("balance"),
@@ -46,7 +47,7 @@ export const ProductInputSchema = z
   .strict()
   .refine((p) => !(p.daily && p.generate), "give daily or generate, not both");
 
-/** A billing project (the `externalSubscriptionId`) and its products keyed by productId. */
+/** A billing project (the `externalSubscriptionId`) and its products keyed by productId. @internal */
 export const BillingProjectInputSchema = z
   .object({
     id: z.number().finite(),
@@ -54,16 +55,52 @@ export const BillingProjectInputSchema = z
   })
   .strict();
 
-export type DailyChargeInput = z.input<typeof DailyChargeInputSchema>;
-export type GeneratedChargesInput = z.input<typeof GeneratedChargesInputSchema>;
-export type ProductInput = z.input<typeof ProductInputSchema>;
+/** One explicit day of charges, amounts in currency units (rounded to cents). */
+export interface DailyChargeInput {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  totalAmount: number;
+  totalBonuses?: number | null;
+}
+
+/** A generated series: a base daily rate with a weekly pattern, a slow trend, noise and bonus days. */
+export interface GeneratedChargesInput {
+  /** Typical weekday charge in currency units (0 or more). */
+  baseDaily: number;
+  /** How many days back the history goes (today included); default 1095 (about 3 years). */
+  historyDays?: number;
+  /** A day this many days ago is charged about 4 times the usual amount. */
+  spikeDaysAgo?: number;
+  /** Every day present but charged 0. */
+  zero?: boolean;
+}
+
+/** One product of a project: its balance, bonuses, and either explicit (`daily`) or generated charges. */
+export interface ProductInput {
+  balance: number;
+  bonuses?: number | null;
+  daily?: DailyChargeInput[];
+  generate?: GeneratedChargesInput;
+}
+
 /**
  * BillingProjectInput is what `emulator.setProject` takes.
  *
  * @example
  * emu.setProject({ id: 7, products: { 1: { balance: 100, bonuses: 0, daily: [{ day: "2026-11-20", totalAmount: 12.5, totalBonuses: 0 }] } } });
  */
-export type BillingProjectInput = z.input<typeof BillingProjectInputSchema>;
+export interface BillingProjectInput {
+  id: number;
+  /** Keyed by productId (`1` OpenStack, `2` object storage, `3` VMware). */
+  products: Record<string, ProductInput>;
+}
+
+type _SameInputs = [
+  Assert<Exact<DailyChargeInput, z.input<typeof DailyChargeInputSchema>>>,
+  Assert<Exact<GeneratedChargesInput, z.input<typeof GeneratedChargesInputSchema>>>,
+  Assert<Exact<ProductInput, z.input<typeof ProductInputSchema>>>,
+  Assert<Exact<BillingProjectInput, z.input<typeof BillingProjectInputSchema>>>,
+];
 
 /** A day's charges in cents; bonusCents null when the day has no bonus value at all. */
 export interface DayCharge {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../errors";
+import type { Assert, Exact } from "../exact";
 import type { Level, RuleName } from "./types";
 
 /** RULE_NAMES lists the budget rules in the order `evaluate` runs them. */
@@ -42,11 +43,9 @@ const wholeDays = (min: number, max: number) =>
  * budgetConfigSchema builds the zod schema of {@link BudgetConfig}: thresholds are 0 or more, day counts
  * are whole, unknown fields and rule names are refused. Defaults (levels, `includeBonuses: false`,
  * `forecast: true`, `trailingDays: 7`, `spikeWindowDays: 14`, `spikeFactor: 2`, `extraDailyCost: 0`)
- * are filled in the parsed output. Use it to derive a JSON schema (`z.toJSONSchema`) for a policy pack.
- *
- * @example
- * const schema = budgetConfigSchema();
- * schema.parse({ minBalance: 20000 }).levels["min-balance"]; // "mandatory"
+ * are filled in the parsed output. Public callers use {@link parseBudgetConfig} and
+ * {@link budgetConfigJsonSchema}; zod types stay out of the public declarations.
+ * @internal
  */
 export function budgetConfigSchema() {
   const level = z.enum(["mandatory", "advisory", "disabled"], {
@@ -98,10 +97,52 @@ export function budgetConfigSchema() {
  * @example
  * const config: BudgetConfig = { minBalance: 20000, monthlyBudget: 50000, minRunwayDays: 14 };
  */
-export type BudgetConfig = z.input<ReturnType<typeof budgetConfigSchema>>;
+export interface BudgetConfig {
+  minBalance?: number;
+  includeBonuses?: boolean;
+  monthlyBudget?: number;
+  forecast?: boolean;
+  minRunwayDays?: number;
+  spikeFactor?: number;
+  spikeWindowDays?: number;
+  trailingDays?: number;
+  extraDailyCost?: number;
+  levels?: Partial<Record<RuleName, Level>>;
+}
 
 /** ResolvedBudgetConfig is a {@link BudgetConfig} after validation, with every default filled in. */
-export type ResolvedBudgetConfig = z.output<ReturnType<typeof budgetConfigSchema>>;
+export interface ResolvedBudgetConfig {
+  minBalance?: number;
+  includeBonuses: boolean;
+  monthlyBudget?: number;
+  forecast: boolean;
+  minRunwayDays?: number;
+  spikeFactor: number;
+  spikeWindowDays: number;
+  trailingDays: number;
+  extraDailyCost: number;
+  levels: Record<RuleName, Level>;
+}
+
+type _SameConfig = [
+  Assert<Exact<BudgetConfig, z.input<ReturnType<typeof budgetConfigSchema>>>>,
+  Assert<Exact<ResolvedBudgetConfig, z.output<ReturnType<typeof budgetConfigSchema>>>>,
+];
+
+/**
+ * budgetConfigJsonSchema is the JSON Schema (draft 2020-12) of {@link BudgetConfig} as callers write it:
+ * for editors, for a policy pack's `configSchema`, or to validate a file before a run.
+ *
+ * @example
+ * const schema = budgetConfigJsonSchema();
+ * Object.keys(schema.properties); // ["minBalance", "includeBonuses", ...]
+ */
+export function budgetConfigJsonSchema(): { [key: string]: unknown; properties: Record<string, unknown> } {
+  const schema = z.toJSONSchema(budgetConfigSchema(), { io: "input" }) as {
+    properties?: Record<string, unknown>;
+  };
+  return { ...schema, properties: schema.properties ?? {} };
+}
 
 /**
  * zodToConfigError turns the first zod issue into a {@link ConfigError} naming the field

@@ -1,7 +1,7 @@
 export { type TrailingAverage, trailingAverage } from "./average";
 export {
   type BudgetConfig,
-  budgetConfigSchema,
+  budgetConfigJsonSchema,
   DEFAULT_LEVELS,
   DEFAULT_SPIKE_FACTOR,
   DEFAULT_SPIKE_WINDOW_DAYS,

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../errors";
+import type { Assert, Exact } from "../exact";
 
 const nonEmpty = (what: string) =>
   z
@@ -12,7 +13,7 @@ const nonEmpty = (what: string) =>
     .trim()
     .min(1, `${what} is empty`);
 
-/** Application credential by id and secret (spec §4.2); no scope is sent. */
+/** Application credential by id and secret (spec §4.2); no scope is sent. @internal */
 export const ApplicationCredentialAuthSchema = z
   .object({
     type: z.literal("application_credential"),
@@ -27,7 +28,7 @@ export const ApplicationCredentialAuthSchema = z
   })
   .strict();
 
-/** User name (or id) and password, scoped to a project (spec §4.1). */
+/** User name (or id) and password, scoped to a project (spec §4.1). @internal */
 export const PasswordAuthSchema = z
   .object({
     type: z.literal("password"),
@@ -43,8 +44,40 @@ export const PasswordAuthSchema = z
   })
   .strict();
 
-export type ApplicationCredentialAuth = z.infer<typeof ApplicationCredentialAuthSchema>;
-export type PasswordAuth = z.infer<typeof PasswordAuthSchema>;
+/**
+ * ApplicationCredentialAuth: an application credential by id (or by name with its user) and its secret
+ * (spec §4.2). No scope is sent: the credential carries its project.
+ */
+export interface ApplicationCredentialAuth {
+  type: "application_credential";
+  applicationCredentialId?: string;
+  applicationCredentialName?: string;
+  applicationCredentialSecret: string;
+  /** With a credential name, the owning user by id, or by name and domain. */
+  userId?: string;
+  userName?: string;
+  userDomainId?: string;
+  userDomainName?: string;
+}
+
+/** PasswordAuth: a user by name (with a domain) or id, and a password, scoped to a project (spec §4.1). */
+export interface PasswordAuth {
+  type: "password";
+  userName?: string;
+  userId?: string;
+  userDomainName?: string;
+  userDomainId?: string;
+  password: string;
+  projectId?: string;
+  projectName?: string;
+  projectDomainId?: string;
+  projectDomainName?: string;
+}
+
+type _SameAuth = [
+  Assert<Exact<ApplicationCredentialAuth, z.infer<typeof ApplicationCredentialAuthSchema>>>,
+  Assert<Exact<PasswordAuth, z.infer<typeof PasswordAuthSchema>>>,
+];
 /** AuthMethod is one way to obtain a token. */
 export type AuthMethod = ApplicationCredentialAuth | PasswordAuth;
 

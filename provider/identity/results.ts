@@ -23,7 +23,7 @@ const ServiceSchema = z.object({
   endpoints: z.array(EndpointSchema).default([]),
 });
 
-/** TokenBodySchema is `{ token: {...} }` as Keystone sends it. */
+/** TokenBodySchema is `{ token: {...} }` as Keystone sends it. @internal */
 export const TokenBodySchema = z.object({
   token: z.object({
     methods: z.array(z.string()).default([]),
@@ -93,7 +93,7 @@ function ref(r: { id: string; name?: string; domain?: { id: string; name?: strin
   return out;
 }
 
-/** toTokenInfo turns a parsed body into TokenInfo (no undefined inside arrays, JSON-safe). */
+/** toTokenInfo turns a parsed body into TokenInfo (no undefined inside arrays, JSON-safe). @internal */
 export function toTokenInfo(body: z.infer<typeof TokenBodySchema>): TokenInfo {
   const t = body.token;
   const info: TokenInfo = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type BudgetConfig, budgetConfigSchema, parseBudgetConfig } from "../../provider/budget";
+import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
+import { budgetConfigSchema } from "../../provider/budget/config";
 import { ConfigError } from "../../provider/errors";
 
 describe("parseBudgetConfig", () => {

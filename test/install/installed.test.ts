@@ -70,6 +70,15 @@ describe("the tarball", () => {
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ""));
 
+  it("has declarations that name no zod type (zod's own do not compile under Pulumi's tsconfig)", () => {
+    const dts = files().filter((f) => f.endsWith(".d.ts"));
+    expect(dts.length).toBeGreaterThan(10);
+    const withZod = dts.filter((f) =>
+      /from "zod"|import\("zod"\)/.test(readFileSync(join(program, "node_modules/costgate", f), "utf8")),
+    );
+    expect(withZod).toEqual([]);
+  });
+
   it("holds only what users run, with its license and changelog", () => {
     const list = files();
     for (const f of ["bin/costgate", "LICENSE", "CHANGELOG.md", "SECURITY.md", "README.md", "package.json"])
@@ -123,13 +132,24 @@ describe("require() in a Pulumi program", () => {
     expect(r.stdout.trim()).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });
 
-  it("typechecks every TypeScript block of the README, as a CommonJS Pulumi program", async () => {
+  it("typechecks every TypeScript block of the README and every entry point's declarations, as a CommonJS Pulumi program", async () => {
     const dir = join(program, "readme");
     mkdirSync(dir, { recursive: true });
     const blocks = tsBlocks();
     blocks.forEach((b, i) => {
       writeFileSync(join(dir, `block-${i + 1}.ts`), b);
     });
+    // no skipLibCheck: every declaration file the entry points reach is checked too
+    writeFileSync(
+      join(dir, "entries.ts"),
+      `import * as main from "costgate";
+import * as identity from "costgate/identity";
+import * as billing from "costgate/billing";
+import * as budget from "costgate/budget";
+import * as emulator from "costgate/emulator";
+export const all = [main, identity, billing, budget, emulator];
+`,
+    );
     // Pulumi's TypeScript templates: CommonJS, node resolution, strict
     const tsconfig = {
       compilerOptions: {
