@@ -89,3 +89,10 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value?: T; error
     return { error, ms: performance.now() - started };
   }
 }
+
+/**
+ * How late undici's connect, headers and body timeouts may fire: it checks them on a shared clock that
+ * ticks about twice a second (lib/util/timers.js, RESOLUTION_MS 1000), so a 300 ms timeout ends an
+ * attempt between 300 and ~1 300 ms. The whole-attempt limit (`totalMs`) is costgate's own and exact.
+ */
+export const TIMER_SLACK_MS = 1_000;

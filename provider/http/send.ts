@@ -1,0 +1,316 @@
+/**
+ * send: one request, its attempts and retries, over undici; debug logging with credentials redacted.
+ * Callers decide what a status means.
+ * @internal
+ */
+import type { Dispatcher } from "undici";
+import {
+  ConfigError,
+  type NetworkError,
+  type RequestInfo,
+  type ResponseError,
+  type Service,
+} from "../errors";
+import { redactUrl } from "./bodies";
+import { dispatcherFor } from "./dispatcher";
+import { AttemptFailure, type TimeoutPhase, toError } from "./failures";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  resolveTransport,
+  type Timeouts,
+  type TransportOptions,
+} from "./options";
+import { type ProxyChoice, proxyFor } from "./proxy";
+import { backoffMs, parseRetryAfter, retryReason, TOO_LARGE } from "./retry";
+
+/** One request. `json` is sent as the body with `Content-Type: application/json`. */
+export interface HttpRequest {
+  service: Service;
+  method: "GET" | "HEAD" | "POST" | "DELETE";
+  url: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  transport?: TransportOptions;
+  /**
+   * Whether sending the request twice does no harm. Idempotent requests are retried on connection
+   * errors, timeouts, a broken body, 429 and 502/503/504. Others (token issue, revoke) are retried
+   * only when no response arrived: the connection was refused, reset or timed out before any byte
+   * of an answer. Default: true for GET and HEAD, false otherwise — a read-only POST (a GraphQL
+   * query) says so here.
+   */
+  idempotent?: boolean;
+}
+
+/** A response with its body read as text. Header names are lower case. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+  requestId?: string;
+  info: RequestInfo;
+  /** How many attempts it took (1 without retries). */
+  attempts: number;
+  /** What the response's `Retry-After` asks to wait, in ms, when it has one. */
+  retryAfterMs?: number;
+  /** The proxy it came through, if any (without credentials). */
+  proxy?: { shown: string; from: string };
+}
+
+/** Headers whose values are credentials: never logged, never part of an error. */
+const SECRET_HEADERS = new Set([
+  "x-auth-token",
+  "x-subject-token",
+  "x-user-token",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+]);
+
+/** debugEnabled tells whether `COSTGATE_DEBUG` asks for request logging on stderr. */
+export function debugEnabled(): boolean {
+  const v = process.env["COSTGATE_DEBUG"];
+  return v !== undefined && v !== "" && v !== "0" && v !== "false";
+}
+
+/** debugLogger writes `costgate: <line>` on stderr with COSTGATE_DEBUG, else is undefined (call it with `?.`). */
+function debugLogger(): ((line: string) => void) | undefined {
+  return debugEnabled() ? (line) => process.stderr.write(`costgate: ${line}\n`) : undefined;
+}
+
+function describeHeaders(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([k, v]) => `${k}: ${SECRET_HEADERS.has(k.toLowerCase()) ? "<redacted>" : v}`)
+    .join(", ");
+}
+
+/** Where one URL points: undici's origin and path, and the URL as errors show it. */
+interface Target {
+  url: URL;
+  origin: string;
+  path: string;
+  /** Basic credentials from the URL's user info, if any. */
+  authorization?: string;
+  /** The URL without query string or user info ({@link redactUrl}). */
+  redacted: string;
+}
+
+function targetFor(raw: string): Target {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (cause) {
+    throw new ConfigError("url", "<invalid url> is not a URL", { cause });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError("url", `${url.protocol}// is not http:// or https://: ${redactUrl(url)}`);
+  }
+  const target: Target = {
+    url,
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    redacted: redactUrl(url),
+  };
+  if (url.username || url.password) {
+    const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    target.authorization = `Basic ${Buffer.from(user).toString("base64")}`;
+  }
+  return target;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+}
+
+const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
+  UND_ERR_CONNECT_TIMEOUT: "connect",
+  UND_ERR_HEADERS_TIMEOUT: "headers",
+  UND_ERR_BODY_TIMEOUT: "body",
+};
+
+/**
+ * attempt performs one try: undici's connect, headers and body timeouts, and a whole-attempt limit
+ * (with the caller's signal) that aborts it.
+ */
+async function attempt(
+  dispatcher: Dispatcher,
+  target: Target,
+  method: HttpRequest["method"],
+  headers: Record<string, string>,
+  body: string | undefined,
+  t: Required<Timeouts>,
+  attemptMs: number,
+  maxBytes: number,
+  callerSignal: AbortSignal | undefined,
+): Promise<RawResponse> {
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), attemptMs);
+  const signal = callerSignal ? AbortSignal.any([limit.signal, callerSignal]) : limit.signal;
+  let responded = false;
+  try {
+    const res = await dispatcher.request({
+      origin: target.origin,
+      path: target.path,
+      method,
+      headers,
+      body: body ?? null,
+      signal,
+      headersTimeout: t.headersMs,
+      bodyTimeout: t.bodyMs,
+    });
+    responded = true;
+    if (Number(res.headers["content-length"]) > maxBytes) {
+      res.body.destroy();
+      throw Object.assign(new Error("response too large"), { code: TOO_LARGE });
+    }
+    const text = await res.body.text();
+    // undici frees the connection just after the body's end: a request sent in the same tick would
+    // open a second connection (and pay a second TLS handshake) instead of reusing this one
+    await new Promise((resolve) => setImmediate(resolve));
+    // names come in lower case; repeated headers as a list
+    const flat: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+    return { status: res.statusCode, headers: flat, text };
+  } catch (e) {
+    if (callerSignal?.aborted)
+      throw new AttemptFailure(callerSignal.reason ?? e, responded, undefined, undefined, true);
+    if (limit.signal.aborted) throw new AttemptFailure(e, responded, "total", attemptMs);
+    const code = (e as { code?: unknown } | undefined)?.code;
+    if (code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+      throw new AttemptFailure(
+        Object.assign(new Error("response too large"), { code: TOO_LARGE }),
+        responded,
+      );
+    }
+    throw new AttemptFailure(e, responded, typeof code === "string" ? TIMEOUT_CODES[code] : undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** sleep waits `ms`, or less when the caller's signal aborts. */
+async function sleepUnless(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+) {
+  if (!signal) return sleep(ms);
+  if (signal.aborted) return;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleep(ms), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * send performs a request and reads the whole body, retrying as {@link HttpRequest.idempotent}
+ * and {@link RetryOptions} say, through the proxy {@link TransportOptions.proxy} (or the environment)
+ * names. It throws NetworkError or TimeoutError when no complete response arrives; any status is
+ * returned to the caller (after retries, the last one).
+ */
+export async function send(req: HttpRequest): Promise<HttpResponse> {
+  const target = targetFor(req.url);
+  const info: RequestInfo = { service: req.service, method: req.method, url: target.redacted };
+  const { timeouts: t, retry } = resolveTransport(req.transport);
+  const maxBytes = req.transport?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(typeof maxBytes === "number" && Number.isInteger(maxBytes) && maxBytes > 0)) {
+    throw new ConfigError("maxResponseBytes", `must be a positive whole number of bytes (got ${maxBytes})`);
+  }
+  const proxy: ProxyChoice | undefined = proxyFor(target.url, req.transport?.proxy);
+  const signal = req.transport?.signal;
+  const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
+  const headers: Record<string, string> = { accept: "application/json", ...req.headers };
+  if (target.authorization && !Object.keys(headers).some((k) => k.toLowerCase() === "authorization")) {
+    headers["authorization"] = target.authorization;
+  }
+  let body: string | undefined;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers["content-type"] = "application/json";
+  }
+  const dispatcher = dispatcherFor({
+    caCert: req.transport?.caCert,
+    insecure: req.transport?.insecure === true,
+    proxy,
+    connectMs: t.connectMs,
+    maxBytes,
+  });
+  const via = proxy ? ` via proxy ${proxy.shown} (${proxy.from})` : "";
+  // with `log?.(...)` the message is not even built when debugging is off
+  const log = debugLogger();
+  const start = retry.now();
+  for (let n = 1; ; n++) {
+    const attemptMs =
+      n === 1 ? t.totalMs : Math.min(t.totalMs, Math.max(1, retry.totalMs - (retry.now() - start)));
+    const began = log ? performance.now() : 0;
+    log?.(
+      `-> ${info.method} ${info.url}${retry.tries > 1 ? ` (attempt ${n}/${retry.tries})` : ""}${via} [${describeHeaders(headers)}]`,
+    );
+    let outcome: { raw: RawResponse } | { failure: AttemptFailure };
+    if (signal?.aborted) {
+      outcome = { failure: new AttemptFailure(signal.reason, false, undefined, undefined, true) };
+    } else {
+      try {
+        outcome = {
+          raw: await attempt(dispatcher, target, req.method, headers, body, t, attemptMs, maxBytes, signal),
+        };
+      } catch (e) {
+        if (!(e instanceof AttemptFailure)) throw e;
+        outcome = { failure: e };
+      }
+    }
+    if (log) {
+      const ms = Math.round(performance.now() - began);
+      if ("raw" in outcome) {
+        const raw = outcome.raw;
+        const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
+        log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`);
+      } else {
+        log(`!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy).message} after ${ms} ms`);
+      }
+    }
+    const reason = retryReason(
+      "raw" in outcome
+        ? outcome.raw
+        : {
+            failure: {
+              responded: outcome.failure.responded,
+              code: outcome.failure.code,
+              timeout: outcome.failure.timeout,
+              final: outcome.failure.final,
+            },
+          },
+      idempotent,
+    );
+    const retryAfterMs =
+      "raw" in outcome ? parseRetryAfter(outcome.raw.headers["retry-after"], retry.now()) : undefined;
+    if (reason && n < retry.tries) {
+      // what the server asks for, else the backoff; no wait goes past the budget
+      const delay = retryAfterMs ?? backoffMs(n, retry);
+      const spent = retry.now() - start;
+      if (spent + delay < retry.totalMs) {
+        log?.(`retry ${n + 1}/${retry.tries} of ${info.method} ${info.url} in ${delay} ms (after ${reason})`);
+        await sleepUnless(retry.sleep, delay, signal);
+        continue;
+      }
+      log?.(
+        `no retry of ${info.method} ${info.url}: waiting ${delay} ms would pass the ${retry.totalMs} ms retry budget`,
+      );
+    }
+    if ("failure" in outcome)
+      throw toError(outcome.failure, info, t, n, maxBytes, proxy) as NetworkError | ResponseError;
+    const raw = outcome.raw;
+    const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
+    const res: HttpResponse = { ...raw, requestId, info, attempts: n };
+    if (retryAfterMs !== undefined) res.retryAfterMs = retryAfterMs;
+    if (proxy) res.proxy = { shown: proxy.shown, from: proxy.from };
+    return res;
+  }
+}
