@@ -97,8 +97,10 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
       init,
     );
   }
+  // through a proxy, a 403 without a GraphQL answer is most likely the proxy's own
+  const proxyRefused = res.proxy !== undefined && res.status === 403 && apiMessages.length === 0;
   const hint =
-    res.status === 403
+    res.status === 403 && !proxyRefused
       ? "the access token's role may not read billing; use a token with the Administrator or Accountant role"
       : res.status === 404
         ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
