@@ -74,8 +74,9 @@ export function parseProxy(raw: string, from: string): ProxyChoice {
   let url: URL;
   try {
     url = new URL(withScheme);
-  } catch (cause) {
-    throw new ConfigError(from, "is not a proxy URL; e.g. http://proxy.example.com:3128", { cause });
+  } catch {
+    // no cause: URL's TypeError carries the input, password included
+    throw new ConfigError(from, "is not a proxy URL; e.g. http://proxy.example.com:3128");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ConfigError(

@@ -98,8 +98,9 @@ function targetFor(raw: string): Target {
   let url: URL;
   try {
     url = new URL(raw);
-  } catch (cause) {
-    throw new ConfigError("url", "<invalid url> is not a URL", { cause });
+  } catch {
+    // no cause: URL's TypeError carries the input, which may hold a credential
+    throw new ConfigError("url", "<invalid url> is not a URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ConfigError("url", `${url.protocol}// is not http:// or https://: ${redactUrl(url)}`);
