@@ -6,8 +6,8 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Emulator } from "../emulator";
-import { getConsumption } from "../provider/billing/client";
-import { issueToken } from "../provider/identity/tokens";
+import type { ForwardProxy } from "../test/proxy/forward-proxy";
+import type { Installed } from "./installed";
 import { interleave, median, runProcess } from "./measure";
 import type { IdentityTarget } from "./targets";
 
@@ -37,6 +37,10 @@ export interface BenchContext {
   runs: number;
   emu: Emulator;
   targets: IdentityTarget[];
+  /** The package as users get it: the tarball installed into a fresh program. */
+  installed: Installed;
+  /** A forward proxy on 127.0.0.1 (test/proxy/forward-proxy.ts). */
+  proxy: ForwardProxy;
   log: (line: string) => void;
 }
 
@@ -84,12 +88,15 @@ function tokenBody(t: IdentityTarget): string {
   });
 }
 
-/** Library call against a bare request with the same body, on the same endpoint, in this process. */
+/** Library call (the installed `costgate/identity`) against a bare undici request with the same body. */
 const tokenLibrary: Measurement = {
   name: "token-library",
   async run(ctx) {
-    // undici is a devDependency: the baseline the issue names
-    const { request } = require("undici") as typeof import("undici");
+    const { issueToken } = ctx.installed.require(
+      "costgate/identity",
+    ) as typeof import("../provider/entries/identity");
+    // the undici the installed package depends on
+    const { request } = ctx.installed.require("undici") as typeof import("undici");
     const rows: Row[] = [];
     for (const t of ctx.targets) {
       const url = `${t.authUrl}/auth/tokens`;
@@ -103,7 +110,7 @@ const tokenLibrary: Measurement = {
       const times = await interleave(
         {
           issueToken: async () => {
-            await issueToken({ authUrl: t.authUrl }, method);
+            await issueToken({ authUrl: t.authUrl, transport: { proxy: false } }, method);
           },
           "bare undici request": async () => {
             const res = await request(url, {
@@ -129,12 +136,14 @@ const tokenLibrary: Measurement = {
   },
 };
 
-/** `costgate token` against curl (and `openstack token issue` when installed), as processes. */
+/**
+ * `costgate token` (the installed command) against curl, directly and through the forward proxy, and
+ * against `openstack token issue` when it is installed.
+ */
 const tokenCli: Measurement = {
   name: "token-cli",
   async run(ctx) {
     const rows: Row[] = [];
-    const bin = join(ctx.root, "bin", "costgate");
     const hasOpenstack = await runProcess("openstack", ["--version"]).then(
       () => true,
       () => false,
@@ -149,8 +158,9 @@ const tokenCli: Measurement = {
         OS_APPLICATION_CREDENTIAL_ID: t.appCredId,
         OS_APPLICATION_CREDENTIAL_SECRET: t.appCredSecret,
       };
-      const curlArgs = [
+      const curlArgs = (proxy?: string) => [
         "-s",
+        ...(proxy ? ["--proxy", proxy] : []),
         "-o",
         "/dev/null",
         "-w",
@@ -163,51 +173,43 @@ const tokenCli: Measurement = {
         `@${bodyFile}`,
         `${t.authUrl}/auth/tokens`,
       ];
-      const variants: Record<string, () => Promise<void>> = {
-        // bin/costgate itself, as a shell runs `costgate`: from the startup snapshot
-        "costgate token": async () => {
-          const r = await runProcess(bin, ["token"], { env: osEnv });
-          if (r.stdout.trim().length < 10) throw new Error("costgate token printed no token");
-        },
-        "costgate token (bundle, no snapshot)": async () => {
-          const r = await runProcess(process.execPath, [bin, "token"], { env: osEnv });
-          if (r.stdout.trim().length < 10) throw new Error("costgate token printed no token");
-        },
-        "costgate token (no bundle)": async () => {
-          await runProcess(bin, ["token"], { env: { ...osEnv, COSTGATE_NO_BUNDLE: "1" } });
-        },
-        curl: async () => {
-          const r = await runProcess("curl", curlArgs, { env: base });
-          if (r.stdout !== "201") throw new Error(`curl got ${r.stdout}`);
-        },
+      const costgate = (env: NodeJS.ProcessEnv) => async () => {
+        const r = await runProcess(ctx.installed.bin, ["token"], { env });
+        if (r.stdout.trim().length < 10) throw new Error("costgate token printed no token");
       };
-      // as many runs against Keystone: its time per issue varies by ±15% from one to the next
-      const runs = ctx.runs;
-      const times = await interleave(variants, runs, 1);
-      // the target is against Keystone; on the emulator curl's whole exchange (~13 ms) is less than node's start
-      rows.push(
-        row(`costgate token vs curl (${t.label})`, times, "costgate token", "curl", {
-          ...(t.label === "Keystone" ? { target: 1.3 } : { note: "the 1.3× target is against Keystone" }),
-        }),
+      const curl = (proxy?: string) => async () => {
+        const r = await runProcess("curl", curlArgs(proxy), { env: base });
+        if (r.stdout !== "201") throw new Error(`curl got ${r.stdout}`);
+      };
+      const seen = ctx.proxy.requests.length;
+      const times = await interleave(
+        {
+          "costgate token": costgate(osEnv),
+          curl: curl(),
+          "costgate token, HTTP_PROXY": costgate({ ...osEnv, HTTP_PROXY: ctx.proxy.url }),
+          "curl --proxy": curl(ctx.proxy.url),
+        },
+        ctx.runs,
+        1,
       );
+      if (ctx.proxy.requests.length - seen < 2 * (ctx.runs + 1))
+        throw new Error("the proxy saw too few requests");
+      const onKeystone = t.label === "Keystone";
+      const target = onKeystone ? { target: 1.3 } : { note: "the 1.3× target is against Keystone" };
+      rows.push(row(`costgate token vs curl (${t.label})`, times, "costgate token", "curl", target));
       rows.push(
         row(
-          `costgate token vs curl, bundle without snapshot (${t.label})`,
+          `costgate token vs curl, through the proxy (${t.label})`,
           times,
-          "costgate token (bundle, no snapshot)",
-          "curl",
-          { note: "before the snapshot: node bin/costgate" },
+          "costgate token, HTTP_PROXY",
+          "curl --proxy",
+          target,
         ),
-      );
-      rows.push(
-        row(`costgate token vs curl, tsc output (${t.label})`, times, "costgate token (no bundle)", "curl", {
-          note: "before the bundle: COSTGATE_NO_BUNDLE=1",
-        }),
       );
       if (hasOpenstack) {
         const osc = await interleave(
           {
-            "costgate token": variants["costgate token"]!,
+            "costgate token": costgate(osEnv),
             "openstack token issue": async () => {
               await runProcess("openstack", ["token", "issue", "-f", "value", "-c", "id"], {
                 env: { ...osEnv, OS_AUTH_TYPE: "v3applicationcredential", OS_IDENTITY_API_VERSION: "3" },
@@ -231,22 +233,96 @@ const tokenCli: Measurement = {
   },
 };
 
-/** Start-up of the command against an empty node. */
+/** The one-file script `costgate balance` is measured against: undici, the same request, the same proxy. */
+const UNDICI_BALANCE = `const { request, ProxyAgent } = require("undici");
+(async () => {
+  const dispatcher = process.env.PROXY ? new ProxyAgent(process.env.PROXY) : undefined;
+  const res = await request(process.env.URL, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "x-user-token": process.env.TOKEN },
+    body: process.env.BODY,
+    dispatcher,
+  });
+  const json = JSON.parse(await res.body.text());
+  if (res.statusCode !== 200 || !json.data) process.exit(3);
+  process.stdout.write(JSON.stringify(json.data) + "\\n");
+  process.exit(0);
+})();
+`;
+
+/** `costgate balance` (installed) against a one-file undici script, directly and through the proxy. */
+const balanceCli: Measurement = {
+  name: "balance-cli",
+  async run(ctx) {
+    const base = { PATH: process.env["PATH"] ?? "", HOME: tmpdir() };
+    const env = {
+      ...base,
+      COSTGATE_BILLING_URL: ctx.emu.billingUrl,
+      COSTGATE_BILLING_TOKEN: ctx.emu.seed.billing.token,
+    };
+    // the request costgate sends, taken from the emulator's record of one run
+    ctx.emu.requests.length = 0;
+    await runProcess(ctx.installed.bin, ["balance", "--project-id", "4242"], { env });
+    const sent = ctx.emu.requests.find((r) => r.path === "/bill/graphql");
+    if (!sent) throw new Error("costgate balance sent no request");
+    const script = join(ctx.installed.program, "balance-undici.js");
+    writeFileSync(script, UNDICI_BALANCE);
+    const scriptEnv = {
+      ...base,
+      URL: `${ctx.emu.billingUrl}/bill/graphql`,
+      TOKEN: ctx.emu.seed.billing.token,
+      BODY: JSON.stringify(sent.body),
+    };
+    const times = await interleave(
+      {
+        "costgate balance": async () => {
+          await runProcess(ctx.installed.bin, ["balance", "--project-id", "4242"], { env });
+        },
+        "undici script": async () => {
+          await runProcess(process.execPath, [script], { env: scriptEnv });
+        },
+        "costgate balance, HTTP_PROXY": async () => {
+          await runProcess(ctx.installed.bin, ["balance", "--project-id", "4242"], {
+            env: { ...env, HTTP_PROXY: ctx.proxy.url },
+          });
+        },
+        "undici script, ProxyAgent": async () => {
+          await runProcess(process.execPath, [script], { env: { ...scriptEnv, PROXY: ctx.proxy.url } });
+        },
+      },
+      ctx.runs,
+      2,
+    );
+    return [
+      row(
+        "costgate balance vs a one-file undici script (emulator)",
+        times,
+        "costgate balance",
+        "undici script",
+        {
+          target: 1.3,
+        },
+      ),
+      row(
+        "costgate balance vs a one-file undici script, through the proxy (emulator)",
+        times,
+        "costgate balance, HTTP_PROXY",
+        "undici script, ProxyAgent",
+        { target: 1.3 },
+      ),
+    ];
+  },
+};
+
+/** Start-up of the installed command against an empty node. */
 const startup: Measurement = {
   name: "startup",
   async run(ctx) {
-    const bin = join(ctx.root, "bin", "costgate");
     const env = { PATH: process.env["PATH"] ?? "", HOME: tmpdir() };
     const times = await interleave(
       {
         "costgate --version": async () => {
-          await runProcess(bin, ["--version"], { env });
-        },
-        "costgate --version (bundle, no snapshot)": async () => {
-          await runProcess(process.execPath, [bin, "--version"], { env });
-        },
-        "costgate --version (no bundle)": async () => {
-          await runProcess(bin, ["--version"], { env: { ...env, COSTGATE_NO_BUNDLE: "1" } });
+          await runProcess(ctx.installed.bin, ["--version"], { env });
         },
         "node -e 0": async () => {
           await runProcess(process.execPath, ["-e", "0"], { env });
@@ -255,20 +331,26 @@ const startup: Measurement = {
       ctx.runs,
       2,
     );
+    return [row("CLI start-up", times, "costgate --version", "node -e 0", { target: 1.5 })];
+  },
+};
+
+/** The tarball against the issue's 800 KB target. */
+const tarball: Measurement = {
+  name: "tarball",
+  async run(ctx) {
+    const budget = 800 * 1000;
     return [
-      row("CLI start-up", times, "costgate --version", "node -e 0"),
-      row(
-        "CLI start-up, bundle without snapshot",
-        times,
-        "costgate --version (bundle, no snapshot)",
-        "node -e 0",
-        {
-          note: "before the snapshot: node bin/costgate",
-        },
-      ),
-      row("CLI start-up, tsc output", times, "costgate --version (no bundle)", "node -e 0", {
-        note: "before the bundle: COSTGATE_NO_BUNDLE=1",
-      }),
+      {
+        name: "npm pack tarball",
+        subject: "costgate-*.tgz",
+        baseline: "800 KB target",
+        subjectValue: ctx.installed.tarballBytes,
+        baselineValue: budget,
+        unit: "bytes",
+        ratio: round(ctx.installed.tarballBytes / budget, 2),
+        target: 1,
+      },
     ];
   },
 };
@@ -283,6 +365,9 @@ const consumption: Measurement = {
     const to = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const from = `${Number(to.slice(0, 4)) - 3}${to.slice(4)}`;
     const q = { projectId: 4242, from, to };
+    const { getConsumption } = ctx.installed.require(
+      "costgate/billing",
+    ) as typeof import("../provider/entries/billing");
     const results: string[] = [];
     const fetch = (windowDays: number, concurrency: number) => async () => {
       const u = await getConsumption(ep, { ...q, windowDays, concurrency });
@@ -313,9 +398,9 @@ const consumption: Measurement = {
 /** The `__provider` text a program's state carries per resource type, under Pulumi's mocks. */
 const providerSize: Measurement = {
   name: "provider-size",
-  async run() {
-    const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-    const costgate = require("../provider") as typeof import("../provider");
+  async run(ctx) {
+    const pulumi = ctx.installed.require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+    const costgate = ctx.installed.require("costgate") as typeof import("../provider");
     const seen: { type: string; inputs: Record<string, unknown> }[] = [];
     pulumi.runtime.setMocks(
       {
@@ -369,8 +454,10 @@ const providerSize: Measurement = {
 const policyPack: Measurement = {
   name: "policy-pack",
   async run(ctx) {
-    // the pack as it ships: its own compiled dist/ (policies/budget/tsconfig.json)
-    const { budgetPolicies } = require("../../policies/budget/dist/policies") as {
+    // the pack as it ships, from the install: node_modules/costgate/policies/budget/dist
+    const { budgetPolicies } = ctx.installed.require(
+      join(ctx.installed.packageDir, "policies", "budget", "dist", "policies"),
+    ) as {
       budgetPolicies: import("@pulumi/policy").Policy[];
     };
     process.env.COSTGATE_BILLING_URL = ctx.emu.billingUrl;
@@ -442,9 +529,11 @@ const policyPack: Measurement = {
 
 /** Every measurement, in the order of the table. */
 export const MEASUREMENTS: Measurement[] = [
+  tarball,
+  startup,
   tokenLibrary,
   tokenCli,
-  startup,
+  balanceCli,
   consumption,
   providerSize,
   policyPack,

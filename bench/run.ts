@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: runs every measurement of bench/measurements.ts side by side on this machine,
- * prints a table and writes docs/benchmarks.json (machine, date, rows).
+ * `npm run bench`: packs the built package, installs the tarball into a fresh program, runs every
+ * measurement of bench/measurements.ts side by side on that install, prints a table and writes
+ * docs/benchmarks.json (machine, date, rows).
  *
  *   npm run bench                       all of them, 15 runs per variant
  *   npm run bench -- --runs 5           fewer runs
@@ -11,6 +12,8 @@
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { startForwardProxy } from "../test/proxy/forward-proxy";
+import { installPackage } from "./installed";
 import { type BenchContext, MEASUREMENTS, type Row } from "./measurements";
 import { startEmulatorTarget, startKeystone } from "./targets";
 
@@ -50,13 +53,17 @@ async function main(): Promise<void> {
   const runs = Number(arg("runs") ?? 15);
   const only = arg("only")?.split(",");
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+  const installed = installPackage(ROOT, log);
   const { emu, target } = await startEmulatorTarget();
+  const proxy = await startForwardProxy();
   const keystone = process.argv.includes("--no-keystone") ? undefined : await startKeystone(ROOT, log);
   const ctx: BenchContext = {
     root: ROOT,
     runs,
     emu,
     targets: keystone ? [target, keystone.target] : [target],
+    installed,
+    proxy,
     log,
   };
   const rows: Row[] = [];
@@ -69,6 +76,8 @@ async function main(): Promise<void> {
   } finally {
     await keystone?.stop();
     await emu.close();
+    await proxy.close();
+    installed.remove();
   }
   const cpu = cpus();
   const machine = {

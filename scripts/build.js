@@ -14,7 +14,7 @@ const root = path.resolve(__dirname, "..");
 const tsc = require.resolve("typescript/bin/tsc");
 /** Output folders and the source folders they are compiled from. */
 const OUTPUTS = [
-  { out: "dist", src: ".", folders: ["provider", "cli", "emulator", "bench"] },
+  { out: "dist", src: ".", folders: ["provider", "cli", "emulator", "bench", "test"] },
   { out: "policies/budget/dist", src: "policies/budget", folders: ["."] },
 ];
 

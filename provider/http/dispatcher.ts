@@ -10,12 +10,32 @@ import type { Dispatcher } from "undici";
 import { ConfigError } from "../errors";
 import type { ProxyChoice } from "./proxy";
 
-type Undici = typeof import("undici");
+/** The parts of undici costgate uses. */
+type Undici = Pick<typeof import("undici"), "Agent" | "Pool" | "ProxyAgent">;
 let loaded: Undici | undefined;
 
-/** @internal undici, required at the first request. */
+/**
+ * @internal undici's dispatchers, required at the first request. Its entry point also loads mocks,
+ * caches, interceptors, fetch and node's own bundled undici: ~45 ms more per process than the three
+ * dispatchers and the request API (docs/BENCHMARKS.md). Those files are required directly, with the
+ * request API put on Dispatcher.prototype as the entry point does; should a later undici move them,
+ * the entry point is used instead.
+ */
 export function undici(): Undici {
-  loaded ??= require("undici") as Undici;
+  if (loaded) return loaded;
+  try {
+    const Dispatcher = require("undici/lib/dispatcher/dispatcher.js") as { prototype: object };
+    const api = require("undici/lib/api/index.js") as object;
+    if (!("request" in Dispatcher.prototype)) Object.assign(Dispatcher.prototype, api);
+    loaded = {
+      Agent: require("undici/lib/dispatcher/agent.js"),
+      Pool: require("undici/lib/dispatcher/pool.js"),
+      ProxyAgent: require("undici/lib/dispatcher/proxy-agent.js"),
+    };
+    if (typeof loaded.Agent !== "function" || typeof loaded.ProxyAgent !== "function") throw new Error("moved");
+  } catch {
+    loaded = require("undici") as Undici;
+  }
   return loaded;
 }
 
