@@ -32,7 +32,8 @@ export function undici(): Undici {
       Pool: require("undici/lib/dispatcher/pool.js"),
       ProxyAgent: require("undici/lib/dispatcher/proxy-agent.js"),
     };
-    if (typeof loaded.Agent !== "function" || typeof loaded.ProxyAgent !== "function") throw new Error("moved");
+    if (typeof loaded.Agent !== "function" || typeof loaded.ProxyAgent !== "function")
+      throw new Error("moved");
   } catch {
     loaded = require("undici") as Undici;
   }
