@@ -1,7 +1,6 @@
 /**
  * Reading what came back, for callers' messages: JSON or not, what a body without a message looks
  * like, the message of a common error shape, what to do about a status, and URLs fit to show.
- * @internal
  */
 import type { HttpResponse } from "./send";
 

@@ -3,7 +3,6 @@
  * TLS settings, proxy, connect timeout and response limit, made at first use. undici itself is loaded
  * at the first request, so commands that send none (`--help`, `--version`, `policy-config`) never pay
  * for it.
- * @internal
  */
 import { readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";

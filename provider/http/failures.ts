@@ -1,7 +1,6 @@
 /**
  * What an attempt that produced no whole response ended with, and the error a person reads about it:
  * which phase timed out, whether the endpoint or the proxy could not be reached, what a TLS code means.
- * @internal
  */
 import { NetworkError, type RequestInfo, ResponseError, TimeoutError } from "../errors";
 import type { Timeouts } from "./options";

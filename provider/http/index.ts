@@ -2,20 +2,17 @@
  * The one place that talks HTTP, on undici: TLS settings, proxies, timeouts, retries, redaction, debug
  * logging and the mapping of transport failures to costgate's errors. Callers decide what a status
  * means. undici is loaded at the first request.
- * @internal
  */
 export { describeBody, errorMessageOf, parseJson, redactUrl, statusHint } from "./bodies";
+// the retry policy and transport resolution helpers are imported from their own modules
 export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
-  envSettings,
   MAX_TIMEOUT_MS,
   type RetryOptions,
-  resolveTransport,
   type Timeouts,
   type TransportOptions,
 } from "./options";
 export { bypassesProxy, type ProxyChoice, parseProxy, proxyFor } from "./proxy";
-export { backoffMs, parseRetryAfter, retryReason } from "./retry";
 export { debugEnabled, type HttpRequest, type HttpResponse, send } from "./send";

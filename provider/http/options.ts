@@ -1,7 +1,6 @@
 /**
  * What a caller can say about the transport — TLS, proxy, timeouts, retries, response size, a signal —
  * and how those settings are merged over `COSTGATE_RETRIES` / `COSTGATE_TIMEOUT_MS` and the defaults.
- * @internal
  */
 import { ConfigError } from "../errors";
 

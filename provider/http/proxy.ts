@@ -1,7 +1,6 @@
 /**
  * Which forward proxy a request goes through: the caller's `proxy` option, else the environment as
  * curl, keystoneauth (requests) and gophercloud (Go's net/http) read it. Pure: no request is made here.
- * @internal
  */
 import { BlockList, isIP } from "node:net";
 import { ConfigError } from "../errors";

@@ -1,7 +1,6 @@
 /**
  * The retry policy: which outcomes are worth another attempt, how long to wait (full-jitter backoff,
  * or what `Retry-After` asks). Pure; {@link send} applies it.
- * @internal
  */
 import type { ResolvedRetry } from "./options";
 

@@ -1,7 +1,6 @@
 /**
  * send: one request, its attempts and retries, over undici; debug logging with credentials redacted.
  * Callers decide what a status means.
- * @internal
  */
 import type { Dispatcher } from "undici";
 import {

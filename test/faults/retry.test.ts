@@ -5,15 +5,9 @@
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
 import { isConfigError, isHttpError } from "../../provider/errors";
-import {
-  backoffMs,
-  DEFAULT_RETRY,
-  DEFAULT_TIMEOUTS,
-  parseRetryAfter,
-  resolveTransport,
-  retryReason,
-  send,
-} from "../../provider/http";
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, send } from "../../provider/http";
+import { resolveTransport } from "../../provider/http/options";
+import { backoffMs, parseRetryAfter, retryReason } from "../../provider/http/retry";
 import { useEmulator } from "./helpers";
 
 describe("backoffMs", () => {
