@@ -2,7 +2,7 @@
  * Reading what came back, for callers' messages: JSON or not, what a body without a message looks
  * like, the message of a common error shape, what to do about a status, and URLs fit to show.
  */
-import type { HttpResponse } from "./send";
+import type { HttpResponse } from "./types";
 
 /** redactUrl drops the query string and any user info, so a URL can go into a message. */
 export function redactUrl(raw: string | URL): string {

@@ -15,4 +15,5 @@ export {
   type TransportOptions,
 } from "./options";
 export { bypassesProxy, type ProxyChoice, parseProxy, proxyFor } from "./proxy";
-export { debugEnabled, type HttpRequest, type HttpResponse, send } from "./send";
+export { debugEnabled, send } from "./send";
+export type { HttpRequest, HttpResponse } from "./types";

@@ -8,7 +8,6 @@ import {
   type NetworkError,
   type RequestInfo,
   type ResponseError,
-  type Service,
 } from "../errors";
 import { redactUrl } from "./bodies";
 import { dispatcherFor } from "./dispatcher";
@@ -21,39 +20,7 @@ import {
 } from "./options";
 import { type ProxyChoice, proxyFor } from "./proxy";
 import { backoffMs, parseRetryAfter, retryReason, TOO_LARGE } from "./retry";
-
-/** One request. `json` is sent as the body with `Content-Type: application/json`. */
-export interface HttpRequest {
-  service: Service;
-  method: "GET" | "HEAD" | "POST" | "DELETE";
-  url: string;
-  headers?: Record<string, string>;
-  json?: unknown;
-  transport?: TransportOptions;
-  /**
-   * Whether sending the request twice does no harm. Idempotent requests are retried on connection
-   * errors, timeouts, a broken body, 429 and 502/503/504. Others (token issue, revoke) are retried
-   * only when no response arrived: the connection was refused, reset or timed out before any byte
-   * of an answer. Default: true for GET and HEAD, false otherwise — a read-only POST (a GraphQL
-   * query) says so here.
-   */
-  idempotent?: boolean;
-}
-
-/** A response with its body read as text. Header names are lower case. */
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | undefined>;
-  text: string;
-  requestId?: string;
-  info: RequestInfo;
-  /** How many attempts it took (1 without retries). */
-  attempts: number;
-  /** What the response's `Retry-After` asks to wait, in ms, when it has one. */
-  retryAfterMs?: number;
-  /** The proxy it came through, if any (without credentials). */
-  proxy?: { shown: string; from: string };
-}
+import type { HttpRequest, HttpResponse } from "./types";
 
 /** Headers whose values are credentials: never logged, never part of an error. */
 const SECRET_HEADERS = new Set([
