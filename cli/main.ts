@@ -76,7 +76,7 @@ The access token is a console access token (access management → access tokens)
       .command("usage")
       .description("print a project's charges per day for a period")
       .option("--from <day>", "first day: YYYY-MM-DD or an ISO timestamp")
-      .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp")
+      .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default today)")
       .option(
         "--json",
         "print {projectId, productId, periodFrom, periodTo, items, total, dailyAverage, days}",
@@ -84,7 +84,8 @@ The access token is a console access token (access management → access tokens)
       .option("--csv", "print day,totalAmount,totalBonuses")
       .option("--fill-missing-days", "list days without charges as 0")
       .option("--window-days <n>", "longest period asked for in one request (default 31)")
-      .option("--concurrency <n>", "requests at once for long periods (default 4)"),
+      .option("--concurrency <n>", "requests at once for long periods (default 4)")
+      .option("--max-period-days <n>", "longest period read, in days (default 1096: about 3 years)"),
   )
     .addHelpText(
       "after",
@@ -134,6 +135,7 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       )
       .option("--from <day>", "first day: YYYY-MM-DD or an ISO timestamp (default: 59 days before --to)")
       .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default: today)")
+      .option("--max-period-days <n>", "longest period read, in days (default 1096: about 3 years)")
       .option("--html <file>", "also write a self-contained HTML report (chart, verdicts, data) to this file")
       .option("--markdown", "print Markdown for a pull-request comment instead of the terminal report")
       .option("--json", "print {balance, consumption, forecast, config, evaluation} as JSON")

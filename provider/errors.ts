@@ -111,6 +111,14 @@ export class TimeoutError extends NetworkError {
 }
 
 /**
+ * LimitError is a cap on work reached: a run sent as many requests as its `maxRequests` allows. It is a
+ * ConfigError of that setting: the input asked for too much (a typo'd period, a huge project list).
+ */
+export class LimitError extends ConfigError {
+  override name = "LimitError";
+}
+
+/**
  * redactSecrets cuts each secret out of a text that came from a server (an error message may echo
  * what it was sent). Values under 3 characters are left: cutting them would shred the text.
  */
@@ -125,6 +133,10 @@ export function isCostgateError(e: unknown): e is CostgateError {
 /** isConfigError tells whether `e` is bad input or settings. */
 export function isConfigError(e: unknown): e is ConfigError {
   return e instanceof ConfigError;
+}
+/** isLimitError tells whether `e` is a cap on requests reached. */
+export function isLimitError(e: unknown): e is LimitError {
+  return e instanceof LimitError;
 }
 /** isHttpError tells whether `e` is an unexpected HTTP status. */
 export function isHttpError(e: unknown): e is HttpError {

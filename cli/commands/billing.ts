@@ -2,9 +2,11 @@
  * `costgate balance` and `costgate usage`: the billing endpoint outside Pulumi.
  */
 import { getBalance, getConsumption, parseProjectId } from "../../provider/billing/client";
-import { parsePeriod } from "../../provider/billing/periods";
+import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
 import { parseProduct, productName } from "../../provider/billing/products";
+import { limitRequests } from "../../provider/http";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
+import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
 import { transportArgsFrom } from "../transport-options";
@@ -18,8 +20,39 @@ export function projectAndProduct(o: Opts): { projectId: string | undefined; pro
   return { projectId, product };
 }
 
+/**
+ * runRequestCap caps the requests of this run: --max-requests, else COSTGATE_MAX_REQUESTS, else 500. Every
+ * request of the run counts, retries included; the one past the cap is not sent.
+ */
+export function runRequestCap(o: Opts): number {
+  const flag = typeof o["maxRequests"] === "string" ? (o["maxRequests"] as string) : undefined;
+  const env = process.env["COSTGATE_MAX_REQUESTS"];
+  const [raw, setting] = flag !== undefined ? [flag, "--max-requests"] : [env, "COSTGATE_MAX_REQUESTS"];
+  let limit = DEFAULT_RUN_REQUESTS;
+  if (raw !== undefined && raw.trim() !== "") {
+    limit = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(limit) || limit < 1) {
+      throw new UsageError(
+        `${setting}: "${raw}" is not a whole number of 1 or more; e.g. ${setting === "--max-requests" ? "--max-requests 1000" : "COSTGATE_MAX_REQUESTS=1000"}`,
+      );
+    }
+  }
+  limitRequests({
+    limit,
+    used: 0,
+    setting: raw !== undefined && raw.trim() !== "" ? setting : "--max-requests",
+  });
+  return limit;
+}
+
+/** maxPeriodDaysFrom reads --max-period-days. */
+export function maxPeriodDaysFrom(o: Opts): number | undefined {
+  return positiveInt(o, "maxPeriodDays", "--max-period-days");
+}
+
 /** billingEndpointFrom resolves the endpoint: flags, then COSTGATE_BILLING_URL / COSTGATE_BILLING_TOKEN. */
 export function billingEndpointFrom(o: Opts) {
+  runRequestCap(o);
   const args: BillingArgs = transportArgsFrom(o);
   if (typeof o["billingUrl"] === "string") args.billingUrl = o["billingUrl"];
   if (typeof o["osCacert"] === "string") args.caCert = o["osCacert"];
@@ -59,9 +92,10 @@ export async function usageCommand(o: Opts): Promise<number> {
   if (o["json"] && o["csv"]) throw new UsageError("--json and --csv: choose one output format");
   const { projectId, product } = projectAndProduct(o);
   const from = o["from"] as string | undefined;
-  const to = o["to"] as string | undefined;
+  // --to defaults to today, as in `report` and the library
+  const to = (o["to"] as string | undefined) ?? isoDay(new Date());
   if (!from) throw new UsageError("--from: missing; give the first day, e.g. --from 2026-11-01");
-  if (!to) throw new UsageError("--to: missing; give the last day, e.g. --to 2026-11-22");
+  const maxPeriodDays = maxPeriodDaysFrom(o);
   const q = {
     projectId: parseProjectId(projectId, "--project-id"),
     product: parseProduct(product, "--product"),
@@ -70,12 +104,12 @@ export async function usageCommand(o: Opts): Promise<number> {
     windowDays: positiveInt(o, "windowDays", "--window-days"),
     concurrency: positiveInt(o, "concurrency", "--concurrency"),
     fillMissingDays: o["fillMissingDays"] === true,
+    maxPeriodDays,
+    // the run's cap (--max-requests): a period needing more windows is refused before any request
+    maxRequests: runRequestCap(o),
+    names: FLAG_NAMES,
   };
-  try {
-    parsePeriod(from, to);
-  } catch (e) {
-    throw Object.assign(e as Error, { message: (e as Error).message.replace(/^(from|to):/, "--$1:") });
-  }
+  parsePeriod(from, to, { maxPeriodDays, names: FLAG_NAMES });
   const ep = billingEndpointFrom(o);
   const u = await getConsumption(ep, q);
   if (o["json"]) {

@@ -3,7 +3,7 @@
  * period does not cover them, the days the budget rules look at.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
-import { isoDay, parsePeriod } from "../../provider/billing/periods";
+import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
 import { checkPeriodStart } from "../../provider/check";
@@ -19,6 +19,8 @@ export interface ReportQuery {
   to: string;
   windowDays?: number;
   concurrency?: number;
+  /** The longest period read, in days (default 1096). */
+  maxPeriodDays?: number;
 }
 
 /** FetchOptions are the clock and the progress callback of fetchReport. */
@@ -43,7 +45,7 @@ export async function fetchReport(
   opts: FetchOptions = {},
 ): Promise<Report> {
   const now = opts.now ?? new Date();
-  const period = parsePeriod(q.from, q.to, now);
+  const period = parsePeriod(q.from, q.to, { now, maxPeriodDays: q.maxPeriodDays, names: FLAG_NAMES });
   const today = isoDay(now);
   // the first day the budget rules look at (provider/check.ts)
   const evalFrom = checkPeriodStart(now, parseBudgetConfig(config));
@@ -67,6 +69,8 @@ export async function fetchReport(
     windowDays: q.windowDays,
     concurrency: q.concurrency,
     fillMissingDays: true,
+    maxPeriodDays: q.maxPeriodDays,
+    names: FLAG_NAMES,
   };
   const clock = () => now;
   const [balance, consumption, forRules] = await Promise.all([

@@ -3,7 +3,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
+import { addDays, FLAG_NAMES, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
 import { isConfigError } from "../../provider/errors";
 import { UsageError } from "../errors";
@@ -52,17 +52,19 @@ export function budgetFromFlags(o: Opts): BudgetConfig {
  * periodFromFlags reads --from and --to: --to defaults to today, --from to 59 days before --to (60
  * days in all). Bad dates name the flag.
  */
-export function periodFromFlags(o: Opts, now: Date): { from: string; to: string } {
+export function periodFromFlags(o: Opts, now: Date): { from: string; to: string; maxPeriodDays?: number } {
   const given = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
-  try {
-    const to = given("to") ?? isoDay(now);
-    const from = given("from") ?? addDays(isoDay(parseBound(to, "to").at), -(DEFAULT_DAYS - 1));
-    parsePeriod(from, to, now);
-    return { from, to };
-  } catch (e) {
-    if (isConfigError(e)) throw new UsageError(e.message.replace(/^(from|to):/, "--$1:"));
-    throw e;
+  const maxRaw = given("maxPeriodDays");
+  const maxPeriodDays = maxRaw === undefined ? undefined : Number(maxRaw);
+  if (maxPeriodDays !== undefined && (!/^\d+$/.test(maxRaw ?? "") || maxPeriodDays < 1)) {
+    throw new UsageError(`--max-period-days: "${maxRaw}" is not a whole number of 1 or more`);
   }
+  const to = given("to") ?? isoDay(now);
+  const from =
+    given("from") ??
+    addDays(isoDay(parseBound(to, FLAG_NAMES.to, FLAG_NAMES.accepted).at), -(DEFAULT_DAYS - 1));
+  parsePeriod(from, to, { now, maxPeriodDays, names: FLAG_NAMES });
+  return maxPeriodDays === undefined ? { from, to } : { from, to, maxPeriodDays };
 }
 
 /** htmlPathFromFlags resolves --html and checks that its folder exists. */

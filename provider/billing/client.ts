@@ -21,7 +21,7 @@ import {
   type VariableTypes,
 } from "./documents";
 import { parseAmount } from "./money";
-import { isoDay, type Period, parsePeriod, splitPeriod } from "./periods";
+import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from "./periods";
 import { type ProductId, parseProduct, productName } from "./products";
 import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
 
@@ -321,7 +321,23 @@ export interface ConsumptionQuery {
   fillMissingDays?: boolean;
   /** Called after each window, for progress displays. */
   onWindow?: (done: number, total: number) => void;
+  /** The longest period read, in days. Default 1096 (three years and a day): a typo'd year is refused. */
+  maxPeriodDays?: number;
+  /**
+   * The most requests this call sends, retries included. Default 200. A period needing more windows is
+   * refused before any request.
+   */
+  maxRequests?: number;
+  /** How messages name from, to and maxPeriodDays (the command line names its flags). @internal */
+  names?: PeriodNames;
 }
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
+/** The most requests one getConsumption call sends when the caller does not say. */
+export const DEFAULT_MAX_REQUESTS = 200;
 
 /**
  * getConsumption reads per-day charges of a period (spec §4.4), in windows when the period is long,
@@ -337,8 +353,24 @@ export async function getConsumption(
   const projectId = parseProjectId(q.projectId);
   const productId = parseProduct(q.product ?? 1);
   const clock = now();
-  const period = parsePeriod(q.from, q.to, clock);
+  const period = parsePeriod(q.from, q.to, { now: clock, maxPeriodDays: q.maxPeriodDays, names: q.names });
   const windows = splitPeriod(period, q.windowDays ?? 31);
+  const maxRequests = q.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  if (!Number.isInteger(maxRequests) || maxRequests < 1) {
+    throw new ConfigError("maxRequests", `must be a whole number, 1 or more (got ${maxRequests})`);
+  }
+  if (windows.length > maxRequests) {
+    const setting = q.names?.maxRequests ?? "maxRequests";
+    throw new ConfigError(
+      setting,
+      `the period ${period.fromDay} to ${period.toDay} needs ${windows.length} requests (windows of ${plural(q.windowDays ?? 31, "day")}), more than ${maxRequests}; give longer windows (${q.names?.windowDays ?? "windowDays"}) or raise ${setting}`,
+    );
+  }
+  const budget = { limit: maxRequests, used: 0, setting: "maxRequests" };
+  const windowEp: BillingEndpoint = {
+    ...ep,
+    transport: { ...ep.transport, requestBudget: ep.transport?.requestBudget ?? budget },
+  };
   const concurrency = q.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new ConfigError("concurrency", `must be a whole number, 1 or more (got ${concurrency})`);
@@ -349,7 +381,7 @@ export async function getConsumption(
   const parts = await Promise.all(
     windows.map((w) =>
       limit(async () => {
-        const days = await fetchWindow(ep, projectId, productId, w).catch((e: unknown) => {
+        const days = await fetchWindow(windowEp, projectId, productId, w).catch((e: unknown) => {
           // one window failed (after its retries): the result is lost, so start no more windows
           limit.clearQueue();
           throw e;

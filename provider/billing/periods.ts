@@ -6,6 +6,41 @@ import { ConfigError } from "../errors";
 
 const DAY_MS = 86_400_000;
 const ACCEPTED = "use a date YYYY-MM-DD, an ISO 8601 timestamp (2026-11-01T00:00:00Z) or a Date";
+/** What the command line accepts (no Date there). */
+export const ACCEPTED_ON_COMMAND_LINE =
+  "use a date YYYY-MM-DD or an ISO 8601 timestamp (2026-11-01T00:00:00Z)";
+
+/** The first year a period may start in: an earlier one is a typo (0026 for 2026), not billing history. */
+export const EARLIEST_YEAR = 2000;
+/** The longest period read by default, in days: three years and a day. */
+export const DEFAULT_MAX_PERIOD_DAYS = 1096;
+
+/** How a caller names the settings in messages, and what it accepts. */
+export interface PeriodNames {
+  from: string;
+  to: string;
+  maxPeriodDays: string;
+  /** The forms accepted, for messages. */
+  accepted: string;
+  maxRequests?: string;
+  windowDays?: string;
+}
+
+const LIBRARY_NAMES: PeriodNames = {
+  from: "from",
+  to: "to",
+  maxPeriodDays: "maxPeriodDays",
+  accepted: ACCEPTED,
+};
+/** The names of the command line's flags. */
+export const FLAG_NAMES: PeriodNames = {
+  from: "--from",
+  to: "--to",
+  maxPeriodDays: "--max-period-days",
+  accepted: ACCEPTED_ON_COMMAND_LINE,
+  maxRequests: "--max-requests",
+  windowDays: "--window-days",
+};
 
 /** A period bound: an instant, and whether it was given as a whole day. */
 export interface Bound {
@@ -45,9 +80,11 @@ function validDate(y: number, m: number, d: number): boolean {
  *
  * @example parseBound("2026-11-01", "from") // { at: 2026-11-01T00:00:00.000Z, dateOnly: true }
  */
-export function parseBound(value: unknown, field: string): Bound {
+export function parseBound(value: unknown, field: string, accepted = ACCEPTED): Bound {
+  const ACCEPTED = accepted;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new ConfigError(field, `is an invalid Date; ${ACCEPTED}`);
+    checkYear(value.getUTCFullYear(), value.toISOString().slice(0, 10), field);
     return { at: new Date(value.getTime()), dateOnly: false };
   }
   if (typeof value !== "string" || value.trim() === "") throw new ConfigError(field, `missing; ${ACCEPTED}`);
@@ -58,9 +95,13 @@ export function parseBound(value: unknown, field: string): Bound {
     );
   if (!m) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
   const [, y, mo, d, hh, mi, ss, , zone] = m;
+  if (Number(mo) < 1 || Number(mo) > 12) {
+    throw new ConfigError(field, `"${text}" is not a real date (there is no month ${mo}); ${ACCEPTED}`);
+  }
   if (!validDate(Number(y), Number(mo), Number(d))) {
     throw new ConfigError(field, `"${text}" is not a real date (${y}-${mo} has no day ${d}); ${ACCEPTED}`);
   }
+  checkYear(Number(y), text, field);
   if (hh === undefined) return { at: new Date(`${y}-${mo}-${d}T00:00:00.000Z`), dateOnly: true };
   if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 59) {
     throw new ConfigError(field, `"${text}" has an impossible time; ${ACCEPTED}`);
@@ -68,6 +109,15 @@ export function parseBound(value: unknown, field: string): Bound {
   const at = new Date(zone ? text.replace(" ", "T") : `${text.replace(" ", "T")}Z`);
   if (Number.isNaN(at.getTime())) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
   return { at, dateOnly: false };
+}
+
+function checkYear(year: number, text: string, field: string): void {
+  if (year < EARLIEST_YEAR) {
+    throw new ConfigError(
+      field,
+      `"${text}" is before ${EARLIEST_YEAR}: is the year a typo? (no billing history is that old); e.g. 2026-11-01`,
+    );
+  }
 }
 
 /** A validated period: the days it covers and the exact strings sent. */
@@ -85,28 +135,55 @@ export function formatInstant(d: Date): string {
   return d.toISOString();
 }
 
+/** Options of {@link parsePeriod}. */
+export interface PeriodOptions {
+  /** The end when `to` is not given. Default: now. */
+  now?: Date;
+  /** The longest period accepted, in days. Default {@link DEFAULT_MAX_PERIOD_DAYS} (1096). */
+  maxPeriodDays?: number;
+  /** How messages name the settings: the library's fields by default, {@link FLAG_NAMES} on the command line. */
+  names?: PeriodNames;
+}
+
 /**
- * parsePeriod validates `from` and `to` (default: now), refusing `from` after `to`.
+ * parsePeriod validates `from` and `to` (default: now), refusing `to` before `from`, years before
+ * 2000 and a period longer than `maxPeriodDays`: nothing is requested for a typo'd year.
  *
  * @example parsePeriod("2026-11-01", "2026-11-22").periodTo // "2026-11-22T23:59:59.999Z"
  */
-export function parsePeriod(from: unknown, to: unknown, now: Date = new Date()): Period {
-  const f = parseBound(from, "from");
+export function parsePeriod(from: unknown, to: unknown, options: Date | PeriodOptions = {}): Period {
+  const o: PeriodOptions = options instanceof Date ? { now: options } : options;
+  const names = o.names ?? LIBRARY_NAMES;
+  const maxDays = o.maxPeriodDays ?? DEFAULT_MAX_PERIOD_DAYS;
+  if (!Number.isInteger(maxDays) || maxDays < 1) {
+    throw new ConfigError(names.maxPeriodDays, `must be a whole number of days, 1 or more (got ${maxDays})`);
+  }
+  const f = parseBound(from, names.from, names.accepted);
   const t =
-    to === undefined || to === null || to === "" ? { at: now, dateOnly: false } : parseBound(to, "to");
+    to === undefined || to === null || to === ""
+      ? { at: o.now ?? new Date(), dateOnly: false }
+      : parseBound(to, names.to, names.accepted);
   const end = t.dateOnly ? new Date(t.at.getTime() + DAY_MS - 1) : t.at;
   if (f.at.getTime() > end.getTime()) {
     throw new ConfigError(
-      "from",
-      `${formatInstant(f.at)} is after to (${formatInstant(end)}); give a period whose start comes before its end`,
+      names.to,
+      `${formatInstant(end)} is before ${names.from} (${formatInstant(f.at)}); give a period whose start comes before its end`,
     );
   }
-  return {
+  const period = {
     fromDay: isoDay(f.at),
     toDay: isoDay(end),
     periodFrom: formatInstant(f.at),
     periodTo: formatInstant(end),
   };
+  const days = daysBetween(period.fromDay, period.toDay);
+  if (days > maxDays) {
+    throw new ConfigError(
+      names.from,
+      `the period ${period.fromDay} to ${period.toDay} is ${days} days, longer than ${maxDays} (${names.maxPeriodDays}); is a year mistyped? Shorten the period, or raise ${names.maxPeriodDays}`,
+    );
+  }
+  return period;
 }
 
 /**

@@ -10,10 +10,11 @@ export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
   MAX_TIMEOUT_MS,
+  type RequestBudget,
   type RetryOptions,
   type Timeouts,
   type TransportOptions,
 } from "./options";
 export { bypassesProxy, type ProxyChoice, parseProxy, proxyFor } from "./proxy";
-export { debugEnabled, send } from "./send";
+export { debugEnabled, limitRequests, send } from "./send";
 export type { HttpRequest, HttpResponse } from "./types";

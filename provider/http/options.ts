@@ -83,6 +83,20 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** Cancels the request (and the waits between retries) when it aborts. */
   signal?: AbortSignal;
+  /**
+   * A cap shared by the requests given it: every attempt counts, and one past `limit` is not sent (a
+   * LimitError naming `setting` instead). The command line gives one to each run (`--max-requests`).
+   */
+  requestBudget?: RequestBudget;
+}
+
+/** RequestBudget caps how many requests (attempts) are sent under it. */
+export interface RequestBudget {
+  limit: number;
+  /** Attempts sent so far. */
+  used: number;
+  /** The setting that sets `limit`, as the error names it: `maxRequests`, `--max-requests`. */
+  setting: string;
 }
 
 /** The largest response body read when the caller does not say. */

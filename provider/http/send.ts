@@ -3,17 +3,13 @@
  * Callers decide what a status means.
  */
 import type { Dispatcher } from "undici";
-import {
-  ConfigError,
-  type NetworkError,
-  type RequestInfo,
-  type ResponseError,
-} from "../errors";
+import { ConfigError, LimitError, type NetworkError, type RequestInfo, type ResponseError } from "../errors";
 import { redactUrl } from "./bodies";
 import { dispatcherFor } from "./dispatcher";
 import { AttemptFailure, type TimeoutPhase, toError } from "./failures";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
+  type RequestBudget,
   resolveTransport,
   type Timeouts,
   type TransportOptions,
@@ -31,6 +27,30 @@ const SECRET_HEADERS = new Set([
   "proxy-authorization",
   "cookie",
 ]);
+
+let runBudget: RequestBudget | undefined;
+
+/**
+ * limitRequests caps the requests every later {@link send} of this process may make (the command line
+ * calls it once per run); `undefined` lifts the cap. Requests with their own `requestBudget` count
+ * against both.
+ */
+export function limitRequests(budget: RequestBudget | undefined): void {
+  runBudget = budget;
+}
+
+/** spend counts one attempt against each budget, or throws a LimitError before it is sent. */
+function spend(budgets: (RequestBudget | undefined)[], info: RequestInfo): void {
+  for (const b of budgets) {
+    if (b && b.used >= b.limit) {
+      throw new LimitError(
+        b.setting,
+        `reached: ${b.used} requests already sent, the most allowed; not sending ${info.method} ${info.url}. Narrow what was asked (a shorter period, fewer projects, longer windows) or raise ${b.setting}`,
+      );
+    }
+  }
+  for (const b of budgets) if (b) b.used += 1;
+}
 
 /** debugEnabled tells whether `COSTGATE_DEBUG` asks for request logging on stderr. */
 export function debugEnabled(): boolean {
@@ -221,6 +241,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       `-> ${info.method} ${info.url}${retry.tries > 1 ? ` (attempt ${n}/${retry.tries})` : ""}${via} [${describeHeaders(headers)}]`,
     );
     let outcome: { raw: RawResponse } | { failure: AttemptFailure };
+    spend([runBudget, req.transport?.requestBudget], info);
     if (signal?.aborted) {
       outcome = { failure: new AttemptFailure(signal.reason, false, undefined, undefined, true) };
     } else {

@@ -42,6 +42,10 @@ export interface GetProjectConsumptionArgs extends GetProjectBalanceArgs {
   concurrency?: number;
   /** Add zero items for days without charges. Default false. */
   fillMissingDays?: boolean;
+  /** The longest period read, in days. Default 1096: a typo'd year is refused before any request. */
+  maxPeriodDays?: number;
+  /** The most requests the read sends, retries included. Default 200. */
+  maxRequests?: number;
 }
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -128,16 +132,26 @@ export function getProjectConsumption(
     from,
     to ?? "",
   ];
-  return once([...key, args.windowDays ?? 31, args.fillMissingDays === true], () =>
-    getConsumption(ep, {
-      projectId: args.projectId,
-      product: args.product,
-      from: args.from,
-      to: args.to,
-      windowDays: args.windowDays,
-      concurrency: args.concurrency,
-      fillMissingDays: args.fillMissingDays,
-    }),
+  return once(
+    [
+      ...key,
+      args.windowDays ?? 31,
+      args.fillMissingDays === true,
+      args.maxPeriodDays ?? 0,
+      args.maxRequests ?? 0,
+    ],
+    () =>
+      getConsumption(ep, {
+        projectId: args.projectId,
+        product: args.product,
+        from: args.from,
+        to: args.to,
+        windowDays: args.windowDays,
+        concurrency: args.concurrency,
+        fillMissingDays: args.fillMissingDays,
+        maxPeriodDays: args.maxPeriodDays,
+        maxRequests: args.maxRequests,
+      }),
   );
 }
 

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { getBalance, getConsumption } from "../../provider/billing/client";
-import { isAuthError, isGraphQLError, isHttpError, isResponseError } from "../../provider/errors";
+import {
+  isAuthError,
+  isGraphQLError,
+  isHttpError,
+  isLimitError,
+  isResponseError,
+} from "../../provider/errors";
 
 let emu: Emulator;
 const ep = () => ({ baseUrl: emu.billingUrl, token: emu.seed.billing.token });
@@ -151,7 +157,42 @@ describe("getConsumption", () => {
     ).rejects.toThrowError(/^from: "2026-02-30" is not a real date/);
     await expect(
       getConsumption(ep(), { projectId: 777, from: "2026-11-02", to: "2026-11-01" }),
-    ).rejects.toThrowError(/^from: .* is after to/);
+    ).rejects.toThrowError(/^to: .* is before from/);
     expect(billingRequests()).toHaveLength(0);
+  });
+
+  it("refuses a typo'd year and a period over maxPeriodDays before any request", async () => {
+    await expect(
+      getConsumption(ep(), { projectId: 4242, from: "0026-11-01", to: "2026-11-22" }),
+    ).rejects.toThrowError(/^from: "0026-11-01" is before 2000/);
+    await expect(
+      getConsumption(ep(), { projectId: 4242, from: "2026-10-01", to: "2026-11-22", maxPeriodDays: 30 }),
+    ).rejects.toThrowError(/^from: the period 2026-10-01 to 2026-11-22 is 53 days, longer than 30/);
+    expect(billingRequests()).toHaveLength(0);
+  });
+
+  it("sends at most maxRequests requests, retries included: refused up front, or stopped at the cap", async () => {
+    await expect(
+      getConsumption(ep(), { projectId: 4242, from: "2026-01-01", to: "2026-11-22", windowDays: 1 }),
+    ).rejects.toThrowError(/^maxRequests: .* needs 326 requests \(windows of 1 day\), more than 200/);
+    const refused = await getConsumption(ep(), {
+      projectId: 4242,
+      from: "2026-11-01",
+      to: "2026-11-22",
+      windowDays: 1,
+      maxRequests: 10,
+    }).catch((e: Error) => e);
+    expect((refused as Error).message).toMatch(
+      /^maxRequests: .* needs 22 requests \(windows of 1 day\), more than 10/,
+    );
+    expect(billingRequests()).toHaveLength(0);
+    emu.knobs.billing.status = 503;
+    const stopped = await getConsumption(
+      { ...ep(), transport: { retry: { tries: 10, baseMs: 1, maxDelayMs: 1 } } },
+      { projectId: 4242, from: "2026-11-01", to: "2026-11-22", maxRequests: 3 },
+    ).catch((e: Error) => e);
+    expect(isLimitError(stopped)).toBe(true);
+    expect((stopped as Error).message).toMatch(/^maxRequests: reached: 3 requests already sent/);
+    expect(billingRequests()).toHaveLength(3);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBound, parsePeriod, splitPeriod } from "../../provider/billing/periods";
+import { FLAG_NAMES, parseBound, parsePeriod, splitPeriod } from "../../provider/billing/periods";
 
 describe("parsePeriod", () => {
   it("sends dates as whole UTC days in YYYY-MM-DDTHH:mm:ss.sssZ", () => {
@@ -27,11 +27,46 @@ describe("parsePeriod", () => {
     ["2025-02-29", "2025-03-01", /^from: .*not a real date/],
     ["2026-11-01", "2026-13-01", /^to: .*not a real date/],
     ["yesterday", "2026-11-01", /^from: "yesterday" is not a date; use a date YYYY-MM-DD/],
-    ["2026-11-22", "2026-11-01", /^from: .* is after to/],
+    ["2026-11-22", "2026-11-01", /^to: .* is before from/],
     ["2026-11-01T25:00:00Z", "2026-11-02", /^from: .*impossible time/],
     [undefined, "2026-11-01", /^from: missing/],
+    ["0026-11-01", "2026-11-22", /^from: "0026-11-01" is before 2000: is the year a typo\?/],
+    ["1999-12-31", "2000-01-02", /^from: "1999-12-31" is before 2000/],
+    [new Date("1970-01-01T00:00:00Z"), "2000-01-02", /^from: "1970-01-01" is before 2000/],
+    ["2026-11-01", "2026-13-01", /^to: "2026-13-01" is not a real date \(there is no month 13\)/],
+    [
+      "2020-01-01",
+      "2026-11-22",
+      /^from: the period 2020-01-01 to 2026-11-22 is 2518 days, longer than 1096 \(maxPeriodDays\)/,
+    ],
+    ["2026-11-01", "9999-12-31", /longer than 1096/],
   ])("refuses %s .. %s", (from, to, message) => {
     expect(() => parsePeriod(from, to)).toThrowError(message);
+  });
+
+  it("takes up to maxPeriodDays (1096 by default), and another maximum when given", () => {
+    expect(parsePeriod("2023-11-23", "2026-11-22").fromDay).toBe("2023-11-23");
+    expect(() => parsePeriod("2026-11-01", "2026-11-22", { maxPeriodDays: 21 })).toThrowError(
+      /is 22 days, longer than 21 \(maxPeriodDays\)/,
+    );
+    expect(parsePeriod("2015-01-01", "2026-11-22", { maxPeriodDays: 5000 }).fromDay).toBe("2015-01-01");
+    expect(() => parsePeriod("2026-11-01", "2026-11-22", { maxPeriodDays: 0 })).toThrowError(
+      /^maxPeriodDays: /,
+    );
+  });
+
+  it("names the command line's flags, without offering a Date, when asked to", () => {
+    expect(() => parsePeriod("2026-11-22", "2026-11-01", { names: FLAG_NAMES })).toThrowError(
+      /^--to: .* is before --from/,
+    );
+    let message = "";
+    try {
+      parsePeriod("soon", undefined, { names: FLAG_NAMES });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^--from: "soon" is not a date/);
+    expect(message).not.toMatch(/Date/);
   });
 
   it("accepts 29 February in a leap year", () => {

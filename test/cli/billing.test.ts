@@ -120,6 +120,49 @@ describe("costgate usage", () => {
     });
   });
 
+  it("defaults --to to today, as report and the library do", async () => {
+    const r = await runCli(["usage", "--project-id", "777", "--from", "2026-11-01", "--json"], env);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).periodTo.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+  });
+
+  it("stops at --max-requests, retries included, naming the cap", async () => {
+    emu.knobs.billing.status = 503;
+    const r = await runCli(
+      [
+        "usage",
+        "--project-id",
+        "777",
+        "--from",
+        "2026-10-01",
+        "--to",
+        "2026-11-02",
+        "--max-requests",
+        "4",
+        "--concurrency",
+        "1",
+      ],
+      { ...env, COSTGATE_RETRIES: "5" },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--max-requests: reached: 4 requests already sent, the most allowed; not sending POST/,
+    );
+    expect(billingRequests()).toHaveLength(4);
+  });
+
+  it("takes the cap from COSTGATE_MAX_REQUESTS and names it", async () => {
+    emu.knobs.billing.status = 503;
+    const r = await runCli(["balance", "--project-id", "777"], {
+      ...env,
+      COSTGATE_MAX_REQUESTS: "2",
+      COSTGATE_RETRIES: "5",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/COSTGATE_MAX_REQUESTS: reached: 2 requests/);
+    expect(billingRequests()).toHaveLength(2);
+  });
+
   it("prints CSV and a table", async () => {
     const csv = await runCli([...args, "--csv"], env);
     expect(csv.stdout).toBe("day,totalAmount,totalBonuses\n2026-11-01,0.1,0.05\n2026-11-02,0.2,0\n");
@@ -129,8 +172,31 @@ describe("costgate usage", () => {
 
   it.each([
     [["--from", "2026-02-30", "--to", "2026-03-01"], /--from: "2026-02-30" is not a real date/],
-    [["--from", "2026-11-05", "--to", "2026-11-01"], /--from: .* is after to/],
-    [["--from", "2026-11-01"], /--to: missing/],
+    [["--from", "2026-11-05", "--to", "2026-11-01"], /--to: .* is before --from/],
+    [["--to", "2026-11-01"], /--from: missing/],
+    [
+      ["--from", "bogus"],
+      /--from: "bogus" is not a date; use a date YYYY-MM-DD or an ISO 8601 timestamp \(2026-11-01T00:00:00Z\)$/m,
+    ],
+    [["--from", "2026-13-01"], /--from: "2026-13-01" is not a real date \(there is no month 13\)/],
+    [
+      ["--from", "0026-11-01", "--to", "2026-11-22"],
+      /--from: "0026-11-01" is before 2000: is the year a typo\?/,
+    ],
+    [["--from", "1900-01-01"], /--from: "1900-01-01" is before 2000/],
+    [
+      ["--from", "2016-01-01", "--to", "2026-11-22"],
+      /--from: the period 2016-01-01 to 2026-11-22 is 3979 days, longer than 1096 \(--max-period-days\)/,
+    ],
+    [
+      ["--from", "2026-01-01", "--to", "2026-11-22", "--max-period-days", "30"],
+      /longer than 30 \(--max-period-days\)/,
+    ],
+    [
+      ["--from", "2024-01-01", "--to", "2026-11-22", "--window-days", "1"],
+      /--max-requests: the period 2024-01-01 to 2026-11-22 needs 1057 requests \(windows of 1 day\), more than 500/,
+    ],
+    [["--from", "2026-11-01", "--max-requests", "0"], /--max-requests: "0" is not a whole number/],
     [["--from", "2026-11-01", "--to", "2026-11-02", "--json", "--csv"], /choose one/],
   ])("exits 2 before any request: %j", async (extra, message) => {
     const r = await runCli(["usage", "--project-id", "777", ...extra], env);

@@ -123,7 +123,7 @@ describe("costgate report", () => {
     [[], /--project-id: missing/],
     [["--project-id", "777", "--product", "aws"], /--product: "aws" is not a product/],
     [["--project-id", "777", "--from", "2026-02-30"], /--from: "2026-02-30" is not a real date/],
-    [["--project-id", "777", "--from", "2026-11-05", "--to", "2026-11-01"], /--from: .* is after to/],
+    [["--project-id", "777", "--from", "2026-11-05", "--to", "2026-11-01"], /--to: .* is before --from/],
     [["--project-id", "777", "--to", "2026-02-30"], /--to: "2026-02-30" is not a real date/],
     [["--project-id", "777", "--to", "yesterday"], /--to: "yesterday" is not a date/],
     [["--project-id", "777", "--monthly-budget", "lots"], /--monthly-budget: "lots" is not a number/],
