@@ -64,12 +64,16 @@ const THRESHOLD: Record<RuleName, keyof BudgetConfig | undefined> = {
   "daily-spike": undefined,
 };
 
+/** How the pack is told what to check, for messages. */
+const HOW =
+  "in the policy pack config (pulumi preview --policy-pack-config FILE; `costgate policy-config` writes one)";
+
 /**
- * targetsOrNone lists the projects to check. With no project named anywhere, a policy whose
- * threshold is set reports the misconfiguration; one with nothing set does not apply.
+ * targetsOrNone lists the projects to check. A policy that runs (its enforcement level is not
+ * "disabled") with no project named anywhere reports it: a gate with nothing configured is not green.
  */
 function targetsOrNone(
-  args: StackValidationArgs,
+  _args: StackValidationArgs,
   config: Record<string, unknown>,
   report: ReportViolation,
   threshold?: keyof BudgetConfig,
@@ -78,13 +82,24 @@ function targetsOrNone(
     return projectTargets(config);
   } catch (e) {
     if (!isConfigError(e)) throw e;
-    if (threshold && config[threshold] !== undefined) {
-      report(`The policy is not configured completely: ${e.message}.`);
-      return [];
-    }
-    args.notApplicable("no project is configured (projectId, projects or COSTGATE_PROJECT_ID)");
+    report(
+      `The policy is not configured: ${e.message}. Name the project (projectId, projects or COSTGATE_PROJECT_ID)${threshold ? ` and set ${threshold}` : ""} ${HOW}, or set this policy's enforcementLevel to "disabled".`,
+    );
     return [];
   }
+}
+
+/**
+ * unconfigured reports a project whose threshold for `rule` is not set: the policy runs, so it was
+ * meant to check something. Returns true when it reported.
+ */
+function unconfigured(rule: RuleName, target: ProjectTarget, report: ReportViolation): boolean {
+  const threshold = THRESHOLD[rule];
+  if (!threshold || target.config[threshold] !== undefined) return false;
+  report(
+    `The ${rule} policy is not configured for project ${target.projectId}: set ${threshold} ${HOW}, or set this policy's enforcementLevel to "disabled". A budget gate without a threshold would let every deployment through.`,
+  );
+  return true;
 }
 
 /** withDefaults applies the common settings' defaults (the SDK does not fill configSchema defaults). */
@@ -104,6 +119,7 @@ function validateRule(rule: RuleName, priced: boolean) {
     const cost = priced ? priceChange(args.resources, config.rateCard) : undefined;
     const targets = targetsOrNone(args, config, report, THRESHOLD[rule]);
     for (const target of targets) {
+      if (unconfigured(rule, target, report)) continue;
       const data = await projectData(target.projectId, product, timeout);
       if (!data.ok) {
         if (onError === "fail") {

@@ -36,9 +36,17 @@ afterEach(() => {
 const env = () => ({ COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token });
 const app = [{ type: "pulumi:pulumi:Stack", name: "app-ci", props: {} }];
 
-async function run(config: Parameters<PolicyPackProcess["configure"]>[0], resources = app, e = env()) {
+type PackConfig = Parameters<PolicyPackProcess["configure"]>[0];
+/** The rule policies a test does not name are disabled, as a user turns off what they do not want. */
+const RULES = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
+const onlyNamed = (config: PackConfig): PackConfig => ({
+  ...Object.fromEntries(RULES.map((r) => [r, { enforcementLevel: "disabled" }])),
+  ...config,
+});
+
+async function run(config: PackConfig, resources = app, e = env(), fill = onlyNamed) {
   pack = await startPolicyPack(e);
-  await pack.configure(config);
+  await pack.configure(fill(config));
   return pack.analyzeStack(resources);
 }
 
@@ -55,6 +63,24 @@ describe("the budget pack over the analyzer protocol", () => {
       ["billing-available", "advisory"],
     ]);
     expect(info.policies.every((p) => p.configSchema)).toBe(true);
+  });
+
+  it("is not green when nothing is configured: a mandatory violation per rule, naming what to set", async () => {
+    const ds = await run({}, app, env(), (c) => c);
+    const mandatory = ds.filter((d) => d.enforcementLevel === "mandatory");
+    expect(mandatory.map((d) => d.policyName)).toEqual(["min-balance", "monthly-budget", "min-runway-days"]);
+    for (const d of mandatory) expect(d.message).toMatch(/not configured: .*projectId.*--policy-pack-config/);
+    // a project from the environment but no thresholds: still not green
+    const named = await run({}, app, { ...env(), COSTGATE_PROJECT_ID: "5001" }, (c) => c);
+    expect(named.filter((d) => d.enforcementLevel === "mandatory").map((d) => d.message)).toEqual([
+      expect.stringMatching(/^The min-balance policy is not configured for project 5001: set minBalance/),
+      expect.stringMatching(
+        /^The monthly-budget policy is not configured for project 5001: set monthlyBudget/,
+      ),
+      expect.stringMatching(
+        /^The min-runway-days policy is not configured for project 5001: set minRunwayDays/,
+      ),
+    ]);
   });
 
   it("reports a mandatory violation with figures, and nothing when the threshold is met", async () => {

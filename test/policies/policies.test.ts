@@ -68,14 +68,24 @@ describe("each policy", () => {
   });
   it("reports a threshold without a project as misconfigured", async () => {
     expect(await validate(minBalance, { minBalance: 5 })).toEqual([
-      expect.stringMatching(/not configured completely: projectId: missing/),
+      expect.stringMatching(
+        /^The policy is not configured: projectId: missing; .* and set minBalance in the policy pack config/,
+      ),
     ]);
   });
-  it("does not apply with nothing configured", async () => {
-    expect(await validate(monthlyBudget, {})).toEqual(["<not applicable>"]);
+  it("is not green with nothing configured: a violation naming what to set", async () => {
+    expect(await validate(monthlyBudget, {})).toEqual([
+      expect.stringMatching(
+        /^The policy is not configured: projectId: missing; .* and set monthlyBudget .* or set this policy's enforcementLevel to "disabled"\.$/,
+      ),
+    ]);
   });
-  it("skips a rule whose threshold is not set", async () => {
-    expect(await validate(minRunwayDays, { projectId: 4242 })).toEqual([]);
+  it("reports a rule whose threshold is not set for a project", async () => {
+    expect(await validate(minRunwayDays, { projectId: 4242 })).toEqual([
+      expect.stringMatching(
+        /^The min-runway-days policy is not configured for project 4242: set minRunwayDays in the policy pack config .*enforcementLevel to "disabled"/,
+      ),
+    ]);
   });
   it("fails the monthly budget with actual and forecast figures", async () => {
     const [m] = await validate(monthlyBudget, { projectId: 4242, monthlyBudget: 1 });
