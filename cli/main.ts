@@ -138,6 +138,10 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       .option("--max-period-days <n>", "longest period read, in days (default 1096: about 3 years)")
       .option("--html <file>", "also write a self-contained HTML report (chart, verdicts, data) to this file")
       .option("--markdown", "print Markdown for a pull-request comment instead of the terminal report")
+      .option(
+        "--gate",
+        "exit as check does: 1 when a mandatory rule fails, 2 when no threshold is set (nothing is read)",
+      )
       .option("--json", "print {balance, consumption, forecast, config, evaluation} as JSON")
       .option("--monthly-budget <amount>", "budget of a calendar month; its daily allowance is marked")
       .option("--min-balance <amount>", "balance to stay at or above")
@@ -158,7 +162,8 @@ Examples:
   costgate report --project-id 4242 --min-balance 5000 --json | jq .evaluation.verdict
 
 Colors only on a terminal, never with NO_COLOR; progress on stderr only on a terminal.
-Exit codes: 0 the report was made (whatever the verdict; costgate check is the gate),
+Without a threshold the report gives no verdict (never PASS). Exit codes: 0 the report was made (whatever
+the verdict; with --gate, 1 when a mandatory rule fails and 2 when no threshold is set, as check),
 2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached.`,
     )
     .action((opts: Opts) => run(import("./commands/report").then((m) => m.reportCommand(opts))));

@@ -5,7 +5,13 @@
 import pLimit from "p-limit";
 import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
-import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget/config";
+import {
+  type BudgetConfig,
+  configuredGates,
+  parseBudgetConfig,
+  RULE_NAMES,
+  THRESHOLD_OF,
+} from "../../provider/budget/config";
 import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
 import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
@@ -18,8 +24,9 @@ function num(o: Opts, key: string, flag: string): number | undefined {
   const v = o[key];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (typeof v !== "string" || v.trim() === "" || !Number.isFinite(n)) {
-    throw new UsageError(`${flag}: "${String(v)}" is not a number`);
+  // decimal only: Number() would also read 0x10 as 16 and 1e3 as 1000
+  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n)) {
+    throw new UsageError(`${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} 45000`);
   }
   return n;
 }
@@ -28,7 +35,17 @@ function num(o: Opts, key: string, flag: string): number | undefined {
 export function budgetConfigFrom(o: Opts): BudgetConfig {
   const levels: Partial<Record<RuleName, Level>> = {};
   for (const entry of (o["level"] as string[] | undefined) ?? []) {
-    const [rule, level] = entry.split("=");
+    const [rule = "", level = ""] = entry.split("=");
+    if (!(RULE_NAMES as readonly string[]).includes(rule)) {
+      throw new UsageError(
+        `--level: "${rule}" is not a rule; the rules are ${RULE_NAMES.join(", ")} (e.g. --level daily-spike=mandatory)`,
+      );
+    }
+    if (!LEVELS.includes(level)) {
+      throw new UsageError(
+        `--level: "${level}" is not a level for ${rule}; use mandatory, advisory or disabled (e.g. --level ${rule}=advisory)`,
+      );
+    }
     levels[rule as RuleName] = level as Level;
   }
   const config: BudgetConfig = {
@@ -52,6 +69,27 @@ export function budgetConfigFrom(o: Opts): BudgetConfig {
   return clean;
 }
 
+const LEVELS = ["mandatory", "advisory", "disabled"];
+
+/** The flag of each setting, for messages. */
+const FLAG_OF: Record<string, string> = {
+  minBalance: "--min-balance",
+  monthlyBudget: "--monthly-budget",
+  minRunwayDays: "--min-runway-days",
+  spikeFactor: "--spike-factor",
+};
+
+/**
+ * requireGate refuses a configuration that gates nothing: with no threshold set (or every one
+ * disabled), every mandatory rule would be skipped and the check would pass whatever the project spends.
+ */
+export function requireGate(config: BudgetConfig): void {
+  if (configuredGates(config).length > 0) return;
+  throw new UsageError(
+    "no budget threshold is set, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days",
+  );
+}
+
 function projectIds(o: Opts): number[] {
   const raw = (o["projectId"] as string | undefined) ?? projectAndProduct({}).projectId;
   const ids = raw === undefined ? [undefined] : raw.split(",");
@@ -63,8 +101,17 @@ const MARK: Record<string, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" 
 function render(e: Evaluation): string {
   const lines = [`Project ${e.projectId}: ${e.verdict === "pass" ? "PASS" : "FAIL"}`];
   for (const f of e.findings) {
-    const mark = f.status === "fail" && f.level !== "mandatory" ? "WARN" : (MARK[f.status] ?? f.status);
-    lines.push(`  ${mark.padEnd(5)}${`${f.rule} (${f.level})`.padEnd(29)}${f.message}`);
+    const unset = f.status === "skip" && f.level !== "disabled";
+    const mark = unset
+      ? "-"
+      : f.status === "fail" && f.level !== "mandatory"
+        ? "WARN"
+        : (MARK[f.status] ?? f.status);
+    // the library names its fields (set minBalance); here the flags are what the user sets
+    const message = unset
+      ? `not configured; set ${FLAG_OF[THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]] ?? "its threshold"} to check it`
+      : f.message;
+    lines.push(`  ${mark.padEnd(5)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
   }
   return lines.join("\n");
 }
@@ -73,6 +120,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   const ids = projectIds(o);
   const product = parseProduct(projectAndProduct(o as Record<string, string>).product, "--product");
   const config = budgetConfigFrom(o);
+  requireGate(config);
   const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency: must be a whole number, 1 or more");

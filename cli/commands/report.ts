@@ -4,18 +4,21 @@
  */
 import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
+import { EXIT } from "../errors";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { budgetFromFlags, formatFromFlags, htmlPathFromFlags, periodFromFlags } from "../report/flags";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
+import { requireGate } from "./check";
 
 type Opts = Record<string, string | boolean | undefined>;
 
 /**
  * reportCommand checks every flag, then reads the balance and the charges and writes the report.
- * It exits 0 whatever the verdict: `costgate check` is the gate.
+ * It exits 0 whatever the verdict, unless --gate asks for check's exit codes. Without a threshold the
+ * report says it has no verdict (never PASS).
  */
 export async function reportCommand(o: Opts): Promise<number> {
   const now = new Date();
@@ -27,6 +30,8 @@ export async function reportCommand(o: Opts): Promise<number> {
     ...periodFromFlags(o, now),
   };
   const config = budgetFromFlags(o);
+  // asked for a verdict: a report with no threshold would be a green gate that checks nothing
+  if (o["gate"]) requireGate(config);
   const html = htmlPathFromFlags(o);
   const ep = billingEndpointFrom(o);
 
@@ -43,5 +48,5 @@ export async function reportCommand(o: Opts): Promise<number> {
     color: useColor(process.stdout),
     out: (s) => process.stdout.write(s),
   });
-  return 0;
+  return o["gate"] && report.evaluation.verdict === "fail" ? EXIT.violation : EXIT.ok;
 }

@@ -31,7 +31,8 @@ export function budgetFromFlags(o: Opts): BudgetConfig {
   for (const [key, flag] of Object.entries(BUDGET_FLAGS)) {
     const v = o[key];
     if (v === undefined) continue;
-    const n = typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+    // decimal only: Number() would also read 0x10 as 16
+    const n = typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN;
     if (!Number.isFinite(n))
       throw new UsageError(`${flag}: "${String(v)}" is not a number; e.g. ${flag} 40000`);
     config[key] = n;

@@ -6,7 +6,7 @@ import { money } from "../format";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { budgetMeterSvg, spendChartSvg } from "./svg";
-import { dayLabel, summarize } from "./words";
+import { dayLabel, gated, summarize } from "./words";
 
 const CSS = `
 :root { --ink: #1d2433; --muted: #5b6478; --line: #d9dee8; --bg: #f6f7fb; --card: #fff;
@@ -21,7 +21,7 @@ h1 .product { color: var(--muted); font-weight: 500; }
 h2 { font-size: 16px; margin: 0 0 10px; }
 .period { color: var(--muted); margin: 0; flex-basis: 100%; }
 .verdict { margin-left: auto; padding: 4px 12px; border-radius: 999px; font-weight: 700; color: #fff; }
-.verdict.pass { background: var(--pass); } .verdict.fail { background: var(--fail); }
+.verdict.pass { background: var(--pass); } .verdict.fail { background: var(--fail); } .verdict.none { background: #6b7280; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; margin: 0 0 18px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; margin: 0; }
 .card dt { color: var(--muted); font-size: 13px; }
@@ -138,7 +138,7 @@ ${r.forecastDays.length ? html`<li><i class="k-forecast"></i>forecast to ${dayLa
 <main>
 <header>
 <h1>${`Project ${r.projectId}`} <span class="product">(${r.product})</span></h1>
-<p class="verdict ${r.evaluation.verdict}">${s.verdict}</p>
+<p class="verdict ${gated(r) ? r.evaluation.verdict : "none"}">${s.verdict}</p>
 <p class="period">${s.period} · made ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC</p>
 </header>
 <div class="cards">${cards}</div>

@@ -2,11 +2,13 @@
  * The report as JSON, for scripts.
  */
 import type { Report } from "./model";
+import { gated } from "./words";
 
 /**
  * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance,
  * consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items}, forecast,
- * config, evaluation}`. An infinite runway is `null`.
+ * config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
+ * `fail`, or `none` when no threshold is set (every mandatory rule skipped: nothing was judged).
  */
 export function reportJson(r: Report) {
   const c = r.consumption;
@@ -28,6 +30,7 @@ export function reportJson(r: Report) {
     allowanceToday: r.allowanceToday,
     config: r.config,
     evaluation: r.evaluation,
+    verdict: gated(r) ? r.evaluation.verdict : "none",
   };
 }
 

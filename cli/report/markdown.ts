@@ -5,7 +5,7 @@
 import escapeHtml from "escape-html";
 import { money } from "../format";
 import type { Report } from "./model";
-import { dayLabel, statusWord, summarize } from "./words";
+import { dayLabel, gated, statusWord, summarize } from "./words";
 
 /** cell makes text safe in a table cell: no HTML, no pipe, no line break. */
 export function cell(text: string): string {
@@ -26,7 +26,7 @@ export function renderMarkdown(r: Report): string {
   const s = summarize(r);
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
-  const verdict = r.evaluation.verdict === "pass" ? "✅" : "❌";
+  const verdict = !gated(r) ? "➖" : r.evaluation.verdict === "pass" ? "✅" : "❌";
   const lines = [
     `### ${verdict} costgate: ${cell(s.title)} — ${cell(s.verdict)}`,
     "",

@@ -8,7 +8,7 @@ import type { Finding } from "../../provider/budget/types";
 import { money } from "../format";
 import type { Colors } from "./colors";
 import type { Report } from "./model";
-import { axisNumber, dayLabel, monthLabel, statusWord, summarize } from "./words";
+import { axisNumber, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
 
 /** TerminalOptions choose colors and the width (80 columns unless told). */
 export interface TerminalOptions {
@@ -165,7 +165,7 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
     const [first, ...rest] = new Help().boxWrap(text, width - 12).split("\n");
     return [`${label(name)}${first ?? ""}`, ...rest.map((l) => `${" ".repeat(12)}${l}`)];
   };
-  const verdictTint = r.evaluation.verdict === "pass" ? c.green : c.red;
+  const verdictTint = !gated(r) ? c.yellow : r.evaluation.verdict === "pass" ? c.green : c.red;
   const out: string[] = [
     c.bold(`costgate report · ${s.title}`),
     c.dim(`${s.period} · made ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC`),

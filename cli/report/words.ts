@@ -3,6 +3,7 @@
  * say the same thing.
  */
 import { addDays } from "../../provider/billing/periods";
+import { configuredGates } from "../../provider/budget/config";
 import type { Finding } from "../../provider/budget/types";
 import { money } from "../format";
 import type { Report } from "./model";
@@ -76,6 +77,14 @@ export function runwayText(r: Report): string {
   return `${days.toFixed(1)} days at ${money(rate)}/day (to about ${dayLabel(until, true)})`;
 }
 
+/**
+ * gated tells whether the report's configuration sets any threshold: without one every mandatory rule
+ * is skipped, and the report gives no verdict rather than a PASS that means nothing.
+ */
+export function gated(r: Report): boolean {
+  return configuredGates(r.config).length > 0;
+}
+
 /** summarize words the headline figures of a report. */
 export function summarize(r: Report): Summary {
   const f = r.evaluation.figures;
@@ -83,8 +92,9 @@ export function summarize(r: Report): Summary {
   const month = monthName(r.forecast.today);
   const failed = r.evaluation.findings.filter((x) => x.status === "fail");
   const mandatoryFailed = failed.filter((x) => x.level === "mandatory").length;
-  const verdict =
-    r.evaluation.verdict === "pass"
+  const verdict = !gated(r)
+    ? "NO VERDICT: no budget threshold is set"
+    : r.evaluation.verdict === "pass"
       ? failed.length > 0
         ? `PASS: no mandatory rule failed (${failed.length} advisory)`
         : "PASS: every configured rule passed"

@@ -24,6 +24,26 @@ export const DEFAULT_LEVELS: Readonly<Record<RuleName, Level>> = {
   "daily-spike": "advisory",
 };
 
+/** THRESHOLD_OF names the setting that turns each threshold rule on; daily-spike runs on its default factor. */
+export const THRESHOLD_OF = {
+  "min-balance": "minBalance",
+  "monthly-budget": "monthlyBudget",
+  "min-runway-days": "minRunwayDays",
+} as const satisfies Partial<Record<RuleName, keyof BudgetConfig>>;
+
+/**
+ * configuredGates lists the threshold rules a configuration turns on: the threshold is set and the
+ * rule is not disabled. Empty means the configuration gates nothing (daily-spike only advises by
+ * default), and a gate that passes everything must not pass silently.
+ *
+ * @example configuredGates({ minBalance: 5000 }); // ["min-balance"]
+ */
+export function configuredGates(config: BudgetConfig): (keyof typeof THRESHOLD_OF)[] {
+  return (Object.keys(THRESHOLD_OF) as (keyof typeof THRESHOLD_OF)[]).filter(
+    (rule) => config[THRESHOLD_OF[rule]] !== undefined && config.levels?.[rule] !== "disabled",
+  );
+}
+
 /** DEFAULT_TRAILING_DAYS is how many full days the trailing daily average looks back over. */
 export const DEFAULT_TRAILING_DAYS = 7;
 /** DEFAULT_SPIKE_WINDOW_DAYS is how many days before the last full day the spike median covers. */

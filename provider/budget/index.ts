@@ -2,6 +2,7 @@ export { type TrailingAverage, trailingAverage } from "./average";
 export {
   type BudgetConfig,
   budgetConfigJsonSchema,
+  configuredGates,
   DEFAULT_LEVELS,
   DEFAULT_SPIKE_FACTOR,
   DEFAULT_SPIKE_WINDOW_DAYS,
@@ -9,6 +10,7 @@ export {
   parseBudgetConfig,
   type ResolvedBudgetConfig,
   RULE_NAMES,
+  THRESHOLD_OF,
 } from "./config";
 export { dailySpikeRule, MIN_SPIKE_DAYS } from "./daily-spike";
 export { daysLeftInMonth } from "./days";

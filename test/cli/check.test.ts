@@ -38,7 +38,7 @@ describe("costgate check", () => {
   });
 
   it("prints advisories but exits 0 when only an advisory rule fails", async () => {
-    const r = await check("--spike-factor", "2");
+    const r = await check("--spike-factor", "2", "--min-balance", "1");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/WARN daily-spike \(advisory\)\s+Project 6001 spent 400\.00 on/);
   });
@@ -59,7 +59,21 @@ describe("costgate check", () => {
   it.each([
     [["--min-balance", "abc"], /--min-balance: "abc" is not a number/],
     [["--min-balance", "-1"], /--min-balance: must be 0 or more/],
-    [["--level", "daily-spike=loud"], /--level daily-spike: must be one of/],
+    [
+      ["--level", "daily-spike=loud"],
+      /--level: "loud" is not a level for daily-spike; use mandatory, advisory or disabled/,
+    ],
+    [
+      ["--level", "spike=advisory"],
+      /--level: "spike" is not a rule; the rules are min-balance, monthly-budget, min-runway-days, daily-spike/,
+    ],
+    [["--monthly-budget", "0x10"], /--monthly-budget: "0x10" is not a number/],
+    [
+      [],
+      /no budget threshold is set, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days/,
+    ],
+    [["--spike-factor", "3"], /no budget threshold is set/],
+    [["--min-balance", "1", "--level", "min-balance=disabled"], /no budget threshold is set/],
   ])("exits 2 on %j", async (args, message) => {
     const r = await check(...args);
     expect(r.code).toBe(2);

@@ -90,6 +90,31 @@ describe("costgate report", () => {
     expect(j.evaluation.findings[0]).toMatchObject({ status: "pass", level: "mandatory" });
   });
 
+  it("gives no verdict without a threshold: never a PASS that checked nothing", async () => {
+    for (const format of [[], ["--markdown"], ["--json"]]) {
+      const r = await runCli(["report", "--project-id", "777", ...format], env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/PASS: |### ✅/);
+      if (format[0] === "--json") expect(JSON.parse(r.stdout).verdict).toBe("none");
+      else expect(r.stdout).toMatch(/NO VERDICT: no budget threshold is set/);
+    }
+  });
+
+  it("with --gate exits as check does: 2 without a threshold (nothing read), 1 on a mandatory failure", async () => {
+    emu.requests.length = 0;
+    const none = await runCli(["report", "--project-id", "777", "--markdown", "--gate"], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no budget threshold is set/);
+    expect(emu.requests.filter((q) => q.path === "/bill/graphql")).toHaveLength(0);
+    const failing = await runCli(
+      ["report", "--project-id", "777", "--min-balance", "1000000000", "--gate"],
+      env,
+    );
+    expect(failing.code).toBe(1);
+    const passing = await runCli(["report", "--project-id", "777", "--min-balance", "1", "--gate"], env);
+    expect(passing.code).toBe(0);
+  });
+
   it("prints Markdown", async () => {
     const r = await runCli(["report", "--project-id", "777", ...budget, "--markdown"], env);
     expect(r.code).toBe(0);

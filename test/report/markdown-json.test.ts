@@ -69,6 +69,7 @@ describe("renderJson", () => {
       "allowanceToday",
       "config",
       "evaluation",
+      "verdict",
     ]);
     expect(j.period).toEqual({
       from: "2026-09-24",
