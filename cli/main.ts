@@ -35,7 +35,7 @@ Exit codes: 0 ok, 1 a mandatory budget rule failed (check), 2 bad usage or setti
 Run costgate <command> --help for a command's flags and examples.`,
     );
 
-  addIdentityOptions(
+  const token = addIdentityOptions(
     program
       .command("token")
       .description("issue an OS_TOKEN and print it; with --json, print what Keystone says of it")
@@ -53,6 +53,50 @@ Examples:
 Exit codes: 0 ok, 2 bad usage or settings (nothing sent), 3 the API refused or could not be reached.`,
     )
     .action((opts: Opts) => run(import("./commands/token").then((m) => m.tokenCommand(opts))));
+
+  addIdentityOptions(
+    token
+      .command("revoke")
+      .description("revoke a token before it expires: the argument, - for standard input, or OS_TOKEN")
+      .argument("[token]", "the token; - reads it from standard input; default OS_TOKEN"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  costgate token revoke "$OS_TOKEN"                    # with OS_AUTH_URL; the token revokes itself
+  costgate token | costgate token revoke -             # a token piped in
+  OS_TOKEN=... costgate token revoke
+
+The token is never printed. Exit codes: 0 revoked (or already invalid), 2 bad usage, 3 the API refused.`,
+    )
+    .action((tokenArg: string | undefined, opts: Opts) =>
+      run(import("./commands/token-hygiene").then((m) => m.revokeCommand(tokenArg, opts))),
+    );
+
+  addIdentityOptions(
+    program
+      .command("exec")
+      .description(
+        "issue a token, run a command with OS_TOKEN and OS_AUTH_URL, revoke the token when it ends",
+      )
+      .argument("<command...>", "the command and its arguments, after --"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  costgate exec -- openstack --os-auth-type token server list
+  costgate exec --os-cloud prod -- terraform apply
+
+The command gets OS_TOKEN and OS_AUTH_URL, and not OS_PASSWORD, OS_APPLICATION_CREDENTIAL_* or
+OS_AUTH_TYPE. The token is revoked when the command ends: on success, on failure, and when costgate gets
+SIGINT or SIGTERM (passed on to the command). Exit code: the command's (128 + signal when a signal ended
+it; 127 when it is not found); 2 bad usage, 3 no token could be issued.`,
+    )
+    .action((command: string[], opts: Opts) =>
+      run(import("./commands/token-hygiene").then((m) => m.execCommand(command, opts))),
+    );
 
   addBillingOptions(
     program

@@ -263,6 +263,27 @@ export function resolveIdentitySettings(
   args: IdentityArgs = {},
   env: NodeJS.ProcessEnv = process.env,
 ): IdentitySettings {
+  const { f, authUrl, transport } = endpointOf(args, env);
+  const auth = authMethodOf(f);
+  const out: IdentitySettings = { authUrl, auth, transport };
+  if (f.regionName) out.regionName = f.regionName;
+  if (f.interface) out.interface = f.interface;
+  return out;
+}
+
+/**
+ * resolveIdentityEndpoint is {@link resolveIdentitySettings} without the credential: the identity
+ * address and transport, for calls that authenticate with a token (revoking one, checking one).
+ */
+export function resolveIdentityEndpoint(
+  args: IdentityArgs = {},
+  env: NodeJS.ProcessEnv = process.env,
+): { authUrl: string; transport: TransportOptions } {
+  const { authUrl, transport } = endpointOf(args, env);
+  return { authUrl, transport };
+}
+
+function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
   const { timeouts, retry, cloud: argCloud, ...explicit } = args;
   const envFields = fromEnv(env);
   const cloud = argCloud ?? env["OS_CLOUD"];
@@ -275,16 +296,12 @@ export function resolveIdentitySettings(
     );
   }
   const authUrl = normalizeAuthUrl(f.authUrl, "authUrl");
-  const auth = authMethodOf(f);
   const transport: TransportOptions = {};
   if (f.caCert) transport.caCert = f.caCert;
   if (f.insecure) transport.insecure = true;
   if (timeouts) transport.timeouts = timeouts;
   if (retry !== undefined) transport.retry = retry;
-  const out: IdentitySettings = { authUrl, auth, transport };
-  if (f.regionName) out.regionName = f.regionName;
-  if (f.interface) out.interface = f.interface;
-  return out;
+  return { f, authUrl, transport };
 }
 
 /** IdentityFields are identity settings as plain strings, before validation. */
