@@ -144,6 +144,14 @@ Examples:
     program
       .command("check")
       .description("run the budget rules on live billing data; exit 1 when a mandatory rule fails")
+      .option(
+        "--config <file>",
+        "projects, product and thresholds from a JSON or YAML file (flags win over it)",
+      )
+      .option(
+        "--summary <file>",
+        'append the verdicts as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")',
+      )
       .option("--min-balance <amount>", "balance must stay at or above this")
       .option("--include-bonuses", "count bonuses towards the balance and runway")
       .option("--monthly-budget <amount>", "month-to-date spend plus forecast must fit this")
@@ -176,6 +184,14 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       .command("report")
       .description(
         "show a project's balance, daily spend against the budget, forecast, runway and rule verdicts",
+      )
+      .option(
+        "--config <file>",
+        "project, product and thresholds from a JSON or YAML file (flags win over it)",
+      )
+      .option(
+        "--summary <file>",
+        'also append the Markdown report to this file (e.g. "$GITHUB_STEP_SUMMARY")',
       )
       .option("--from <day>", "first day: YYYY-MM-DD or an ISO timestamp (default: 59 days before --to)")
       .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default: today)")
@@ -226,6 +242,23 @@ the verdict; with --gate, 1 when a mandatory rule fails and 2 when no threshold 
         ),
       ),
     );
+
+  program
+    .command("policy-config")
+    .description("print the policy pack config (--policy-pack-config) that a costgate config file describes")
+    .requiredOption("--config <file>", "the JSON or YAML file check and report read")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  costgate policy-config --config costgate.yaml > policy-config.json
+  pulumi preview --policy-pack node_modules/costgate/policies/budget --policy-pack-config policy-config.json
+
+Each budget policy gets the file's projects, product and its own thresholds; a policy whose threshold the
+file does not set is disabled. A file without any threshold is refused (exit 2): that pack would pass
+everything. Without projectId in the file, the pack reads COSTGATE_PROJECT_ID when it runs.`,
+    )
+    .action((opts: Opts) => run(import("./commands/policy-config").then((m) => m.policyConfigCommand(opts))));
 
   program
     .command("emulator")

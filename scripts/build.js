@@ -43,11 +43,28 @@ function prune({ out, src, folders }) {
   walk(".");
 }
 
+/** schema/costgate-config.schema.json: the config file's JSON Schema, from its zod schema (shipped). */
+function writeConfigSchema() {
+  const { costgateConfigJsonSchema } = require(path.join(root, "dist/provider/budget/config-file.js"));
+  const file = path.join(root, "schema", "costgate-config.schema.json");
+  const text = `${JSON.stringify(costgateConfigJsonSchema(), null, 2)}\n`;
+  const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
+  mkdirSync(path.dirname(file), { recursive: true });
+  let old = "";
+  try {
+    old = readFileSync(file, "utf8");
+  } catch {
+    // first build
+  }
+  if (old !== text) writeFileSync(file, text);
+}
+
 if (process.argv.includes("--clean")) {
   for (const { out } of OUTPUTS) rmSync(path.join(root, out), { recursive: true, force: true });
 } else {
   for (const output of OUTPUTS) prune(output);
 }
 run(["-p", "tsconfig.json"]);
+writeConfigSchema();
 linkSelf();
 run(["-p", "policies/budget/tsconfig.json"]);

@@ -12,10 +12,12 @@ import {
   RULE_NAMES,
   THRESHOLD_OF,
 } from "../../provider/budget/config";
+import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
 import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { EXIT, UsageError } from "../errors";
+import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 
 type Opts = Record<string, string | boolean | string[] | undefined>;
@@ -83,10 +85,10 @@ const FLAG_OF: Record<string, string> = {
  * requireGate refuses a configuration that gates nothing: with no threshold set (or every one
  * disabled), every mandatory rule would be skipped and the check would pass whatever the project spends.
  */
-export function requireGate(config: BudgetConfig): void {
+export function requireGate(config: BudgetConfig, projectId?: number): void {
   if (configuredGates(config).length > 0) return;
   throw new UsageError(
-    "no budget threshold is set, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days",
+    `no budget threshold is set${projectId === undefined ? "" : ` for project ${projectId}`}, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days (or minBalance, monthlyBudget, minRunwayDays in --config)`,
   );
 }
 
@@ -116,11 +118,87 @@ function render(e: Evaluation): string {
   return lines.join("\n");
 }
 
+/** targetsFrom lists the projects to check with their thresholds: the config file, then flags over it. */
+export function targetsFrom(o: Opts): { projectId: number; config: BudgetConfig }[] {
+  const flags = budgetConfigFrom(o);
+  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  const given = o["projectId"] as string | undefined;
+  let targets: { projectId: number; config: BudgetConfig }[];
+  if (file && given === undefined) {
+    targets = projectsOf(file);
+    if (targets.length === 0) {
+      throw new UsageError(
+        `--config ${String(o["config"])}: names no project; add projectId (or projects) to it, or give --project-id or COSTGATE_PROJECT_ID`,
+      );
+    }
+  } else {
+    // --project-id (or COSTGATE_PROJECT_ID) names the projects; the file gives their thresholds
+    const base = file ? budgetPart(file) : {};
+    const own = new Map(file?.projects?.map((p) => [p.projectId, mergeBudget(base, budgetPart(p))]));
+    targets = projectIds(o).map((projectId) => ({ projectId, config: own.get(projectId) ?? base }));
+  }
+  return targets.map((t) => {
+    const config = mergeBudget(t.config, flags);
+    try {
+      parseBudgetConfig(config);
+    } catch (e) {
+      if (isConfigError(e)) throw new UsageError(`project ${t.projectId}: ${e.message}`);
+      throw e;
+    }
+    requireGate(config, targets.length > 1 ? t.projectId : undefined);
+    return { projectId: t.projectId, config };
+  });
+}
+
+/** annotations are GitHub Actions' workflow commands for failed rules: errors for mandatory, warnings for advisory. */
+function annotations(e: Evaluation): string {
+  const encode = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return e.findings
+    .filter((f) => f.status === "fail")
+    .map(
+      (f) =>
+        `::${f.level === "mandatory" ? "error" : "warning"} title=costgate ${f.rule} (project ${e.projectId})::${encode(f.message)}\n`,
+    )
+    .join("");
+}
+
+/** summaryMarkdown is the check as Markdown for GITHUB_STEP_SUMMARY: one table per project. */
+function summaryMarkdown(results: { projectId: number; evaluation?: Evaluation; error?: string }[]): string {
+  const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const out: string[] = [];
+  for (const r of results) {
+    if (!r.evaluation) {
+      out.push(`### ❔ costgate check: project ${r.projectId} — UNKNOWN`, "", cell(r.error ?? ""), "");
+      continue;
+    }
+    const e = r.evaluation;
+    out.push(
+      `### ${e.verdict === "pass" ? "✅" : "❌"} costgate check: project ${e.projectId} — ${e.verdict.toUpperCase()}`,
+      "",
+      "| Rule | Level | Result | Message |",
+      "| --- | --- | --- | --- |",
+      ...e.findings.map(
+        (f) => `| \`${f.rule}\` | ${f.level} | ${f.status.toUpperCase()} | ${cell(f.message)} |`,
+      ),
+      "",
+    );
+  }
+  return `${out.join("\n")}\n`;
+}
+
 export async function checkCommand(o: Opts): Promise<number> {
-  const ids = projectIds(o);
-  const product = parseProduct(projectAndProduct(o as Record<string, string>).product, "--product");
-  const config = budgetConfigFrom(o);
-  requireGate(config);
+  const targets = targetsFrom(o);
+  const product = parseProduct(
+    (o["product"] as string | undefined) ??
+      (typeof o["config"] === "string" ? readCostgateConfig(o["config"]).product : undefined) ??
+      projectAndProduct({}).product,
+    o["product"] !== undefined
+      ? "--product"
+      : process.env["COSTGATE_PRODUCT"]
+        ? "COSTGATE_PRODUCT"
+        : "product",
+  );
+  const summary = typeof o["summary"] === "string" ? o["summary"] : undefined;
   const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency: must be a whole number, 1 or more");
@@ -128,7 +206,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   const now = new Date();
   const limit = pLimit(concurrency);
   const results = await Promise.all(
-    ids.map((projectId) =>
+    targets.map(({ projectId, config }) =>
       limit(async () => {
         try {
           const r = await checkProject(ep, { projectId, product, config, now });
@@ -153,5 +231,9 @@ export async function checkCommand(o: Opts): Promise<number> {
       if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${r.error}\n`);
     }
   }
+  if (process.env["GITHUB_ACTIONS"] === "true") {
+    for (const r of results) if (r.evaluation) process.stdout.write(annotations(r.evaluation));
+  }
+  if (summary) appendSummary(summary, summaryMarkdown(results));
   return failed ? EXIT.violation : unreachable ? EXIT.api : EXIT.ok;
 }

@@ -4,12 +4,16 @@
  */
 import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
-import { EXIT } from "../errors";
+import type { BudgetConfig } from "../../provider/budget/config";
+import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
+import { EXIT, UsageError } from "../errors";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { budgetFromFlags, formatFromFlags, htmlPathFromFlags, periodFromFlags } from "../report/flags";
+import { renderMarkdown } from "../report/markdown";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
+import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { requireGate } from "./check";
 
@@ -23,13 +27,31 @@ type Opts = Record<string, string | boolean | undefined>;
 export async function reportCommand(o: Opts): Promise<number> {
   const now = new Date();
   const format = formatFromFlags(o);
-  const { projectId, product } = projectAndProduct(o);
+  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  const { projectId, product } = projectAndProduct({
+    ...o,
+    product:
+      (o["product"] as string | undefined) ??
+      (file?.product === undefined ? undefined : String(file.product)),
+  });
+  let fromFile: { projectId: number; config: BudgetConfig } | undefined;
+  if (file) {
+    const listed = projectsOf(file);
+    if (projectId === undefined && listed.length > 1) {
+      throw new UsageError(
+        `--config ${String(o["config"])}: lists ${listed.length} projects; name the one to report with --project-id`,
+      );
+    }
+    const id = projectId === undefined ? listed[0]?.projectId : parseProjectId(projectId, "--project-id");
+    if (id !== undefined)
+      fromFile = listed.find((t) => t.projectId === id) ?? { projectId: id, config: budgetPart(file) };
+  }
   const q = {
-    projectId: parseProjectId(projectId, "--project-id"),
+    projectId: fromFile?.projectId ?? parseProjectId(projectId, "--project-id"),
     product: parseProduct(product, "--product"),
     ...periodFromFlags(o, now),
   };
-  const config = budgetFromFlags(o);
+  const config = mergeBudget(fromFile?.config ?? {}, budgetFromFlags(o));
   // asked for a verdict: a report with no threshold would be a green gate that checks nothing
   if (o["gate"]) requireGate(config);
   const html = htmlPathFromFlags(o);
@@ -48,5 +70,6 @@ export async function reportCommand(o: Opts): Promise<number> {
     color: useColor(process.stdout),
     out: (s) => process.stdout.write(s),
   });
+  if (typeof o["summary"] === "string") appendSummary(o["summary"], renderMarkdown(report));
   return o["gate"] && report.evaluation.verdict === "fail" ? EXIT.violation : EXIT.ok;
 }

@@ -14,6 +14,7 @@ import {
   type Finding,
   formatMoney,
   isConfigError,
+  RULE_SETTINGS,
   type RuleName,
 } from "costgate/budget";
 import {
@@ -28,17 +29,9 @@ import { failures, projectData } from "./data";
 
 const RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
 
-/** The thresholds each rule reads from its policy config. */
-const RULE_KEYS: Record<RuleName, (keyof BudgetConfig)[]> = {
-  "min-balance": ["minBalance", "includeBonuses"],
-  "monthly-budget": ["monthlyBudget", "forecast", "trailingDays"],
-  "min-runway-days": ["minRunwayDays", "includeBonuses", "trailingDays"],
-  "daily-spike": ["spikeFactor", "spikeWindowDays"],
-};
-
 function budgetConfigFor(rule: RuleName, config: Record<string, unknown>, extraDailyCost = 0): BudgetConfig {
   const out: Record<string, unknown> = {};
-  for (const k of RULE_KEYS[rule]) if (config[k] !== undefined) out[k] = config[k];
+  for (const k of RULE_SETTINGS[rule]) if (config[k] !== undefined) out[k] = config[k];
   const levels = Object.fromEntries(RULES.map((r) => [r, r === rule ? "mandatory" : "disabled"]));
   return { ...out, levels, extraDailyCost } as BudgetConfig;
 }

@@ -31,6 +31,14 @@ export const THRESHOLD_OF = {
   "min-runway-days": "minRunwayDays",
 } as const satisfies Partial<Record<RuleName, keyof BudgetConfig>>;
 
+/** RULE_SETTINGS lists the settings each rule reads (the policy pack gives each policy these). */
+export const RULE_SETTINGS: Readonly<Record<RuleName, readonly (keyof BudgetConfig)[]>> = {
+  "min-balance": ["minBalance", "includeBonuses"],
+  "monthly-budget": ["monthlyBudget", "forecast", "trailingDays"],
+  "min-runway-days": ["minRunwayDays", "includeBonuses", "trailingDays"],
+  "daily-spike": ["spikeFactor", "spikeWindowDays"],
+};
+
 /**
  * configuredGates lists the threshold rules a configuration turns on: the threshold is set and the
  * rule is not disabled. Empty means the configuration gates nothing (daily-spike only advises by

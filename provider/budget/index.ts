@@ -10,6 +10,7 @@ export {
   parseBudgetConfig,
   type ResolvedBudgetConfig,
   RULE_NAMES,
+  RULE_SETTINGS,
   THRESHOLD_OF,
 } from "./config";
 export { dailySpikeRule, MIN_SPIKE_DAYS } from "./daily-spike";

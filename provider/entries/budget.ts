@@ -7,6 +7,7 @@
  * const evaluation = evaluate({ balance, consumption, now: new Date() }, { minBalance: 5000 });
  */
 export * from "../budget";
+export * from "../budget/config-file";
 export { formatMoney, formatNumber } from "../budget/money";
 export { checkPeriodStart, checkProject, evaluateData, fetchProjectData, type ProjectCheck } from "../check";
 export * from "../errors";
