@@ -3,9 +3,9 @@
 //
 //   export COSTGATE_BILLING_URL=https://console.example COSTGATE_BILLING_TOKEN=...   # a console access token
 //   pulumi preview --policy-pack node_modules/costgate/policies/budget \
-//                  --policy-pack-config policy-config.json
+//                  --policy-pack-config policy-config.json   # from: costgate policy-config --config costgate.yaml
 //
-// With a rate card in policy-config.json, the OpenStack resources this preview creates
+// With a rateCard in costgate.yaml, the OpenStack resources this preview creates
 // (openstack.compute.Instance, openstack.blockstorage.Volume, openstack.networking.FloatingIp)
 // are priced, and runway and month-end forecast are judged before and after the change.
 import * as pulumi from "@pulumi/pulumi";
