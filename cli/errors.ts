@@ -12,7 +12,43 @@ export const EXIT = {
   usage: 2,
   /** The API refused the request or could not be reached. */
   api: 3,
+  /** The output or a file could not be written (a full disk, a missing folder, no permission). */
+  io: 4,
+  /** An internal error: a bug in costgate. */
+  internal: 5,
 } as const;
+
+/** ioHint says what to do about a file system error code. */
+export function ioHint(code: string | undefined): string {
+  switch (code) {
+    case "ENOSPC":
+      return "the disk is full; free some space or write elsewhere";
+    case "ENOENT":
+      return "the folder does not exist; create it or choose another path";
+    case "EACCES":
+    case "EPERM":
+      return "no permission to write there; choose another path";
+    case "EISDIR":
+      return "that is a folder; give a file name";
+    case "EROFS":
+      return "the file system is read-only; write elsewhere";
+    default:
+      return "check the path and the disk";
+  }
+}
+
+/** An I/O error: a node system error of the file system or of a stream. */
+function isIoError(e: unknown): e is NodeJS.ErrnoException {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return (
+    e instanceof Error &&
+    typeof code === "string" &&
+    ["ENOSPC", "ENOENT", "EACCES", "EPERM", "EISDIR", "EROFS", "EIO", "EBADF", "EMFILE", "ENOTDIR"].includes(
+      code,
+    ) &&
+    typeof (e as NodeJS.ErrnoException).syscall === "string"
+  );
+}
 
 /** UsageError is a bad flag combination found by the CLI itself. */
 export class UsageError extends Error {
@@ -23,13 +59,20 @@ export class UsageError extends Error {
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError || isConfigError(e)) return EXIT.usage;
   if (isCostgateError(e)) return EXIT.api;
-  return EXIT.api;
+  if (isIoError(e)) return EXIT.io;
+  return EXIT.internal;
 }
 
 /** reportError prints one line on stderr: what failed and what to do. Never a stack trace unless COSTGATE_DEBUG. */
 export function reportError(e: unknown): number {
   const code = exitCodeFor(e);
-  const message = e instanceof Error ? e.message : String(e);
+  let message = e instanceof Error ? e.message : String(e);
+  if (code === EXIT.io) {
+    const io = e as NodeJS.ErrnoException;
+    message = `cannot ${io.syscall === "open" || io.syscall === "write" ? "write" : io.syscall} ${io.path ?? "the output"} (${io.code}): ${ioHint(io.code)}`;
+  } else if (code === EXIT.internal) {
+    message = `internal error (a bug in costgate; please report it with the output of COSTGATE_DEBUG=1): ${message}`;
+  }
   process.stderr.write(`costgate: error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
   const stack = e instanceof Error ? e.stack : undefined;
   if (process.env["COSTGATE_DEBUG"] && stack && !isCostgateError(e)) process.stderr.write(`${stack}\n`);

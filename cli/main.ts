@@ -3,7 +3,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { addBillingOptions } from "./billing-options";
-import { EXIT, reportError } from "./errors";
+import { EXIT, ioHint, reportError } from "./errors";
 import { addIdentityOptions } from "./identity-options";
 
 type Opts = Record<string, string | boolean | undefined>;
@@ -19,6 +19,10 @@ export function buildProgram(run: (code: Promise<number>) => void): Command {
     .version(version(), "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
+    // commander's own errors in the command's style: `costgate: error: unknown option '--x'`
+    .configureOutput({
+      outputError: (text, write) => write(text.startsWith("error: ") ? `costgate: ${text}` : text),
+    })
     .addHelpText(
       "after",
       `
@@ -30,8 +34,10 @@ Examples:
   costgate report --project-id 4242 --html report.html
   costgate emulator --port 5000                       # a local cloud for offline tests and CI
 
-Exit codes: 0 ok, 1 a mandatory budget rule failed (check), 2 bad usage or settings (nothing sent),
-3 the API refused the request or could not be reached. COSTGATE_DEBUG=1 logs each request on stderr.
+Exit codes: 0 ok, 1 a mandatory budget rule failed (check), 2 bad usage or settings (nothing sent; also
+bare costgate, which prints this help on stderr), 3 the API refused the request or could not be reached,
+4 the output or a file could not be written, 5 an internal error (a bug: please report it).
+COSTGATE_DEBUG=1 logs each request on stderr.
 Run costgate <command> --help for a command's flags and examples.`,
     );
 
@@ -237,9 +243,11 @@ the verdict; with --gate, 1 when a mandatory rule fails and 2 when no threshold 
     .addHelpText("after", "\nExamples:\n  npx costgate demo\n  npx costgate demo --html /tmp/demo.html")
     .action((opts: Opts) =>
       run(
-        import("./commands/demo").then((m) =>
-          m.demoCommand(undefined, typeof opts["html"] === "string" ? { html: opts["html"] } : undefined),
-        ),
+        Promise.all([import("./commands/demo"), import("./report/flags")]).then(([m, flags]) => {
+          // the same check as report --html, before anything starts
+          const html = flags.htmlPathFromFlags(opts);
+          return m.demoCommand(undefined, html === undefined ? undefined : { html });
+        }),
       ),
     );
 
@@ -304,12 +312,23 @@ function declare(): { program: Command; ran: { pending?: Promise<number> } } {
 
 /** main runs the command line and sets the exit code. */
 export async function main(argv: string[] = process.argv): Promise<void> {
-  // `costgate usage | head`: a closed pipe ends the command quietly.
+  // `costgate usage | head`: a closed pipe ends the command quietly; any other write failure (a full
+  // disk: `> /dev/full`) is an I/O error with its own exit code, not a stack trace.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
+    process.stderr.write(
+      `costgate: error: cannot write the output (${e.code ?? e.message}): ${ioHint(e.code)}\n`,
+    );
+    process.exit(EXIT.io);
   });
+  costgateWarnings();
   const { program, ran } = declare();
+  // bare `costgate` is a usage error: help on stderr, exit 2 (`costgate --help` prints it on stdout, exit 0)
+  if (argv.length <= 2) {
+    process.stderr.write(program.helpInformation());
+    process.exitCode = EXIT.usage;
+    return;
+  }
   try {
     await program.parseAsync(argv);
     process.exitCode = ran.pending ? await ran.pending : EXIT.ok;
@@ -322,4 +341,20 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     }
     process.exitCode = reportError(e);
   }
+}
+
+/**
+ * costgateWarnings prints costgate's own warnings (CostgateInsecureWarning) as one line in the command's
+ * style, `costgate: warning: ...`, instead of node's `(node:PID) CostgateInsecureWarning: ...`.
+ */
+function costgateWarnings(): void {
+  const emit = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (typeof type === "string" && type.startsWith("Costgate")) {
+      process.stderr.write(`costgate: warning: ${typeof warning === "string" ? warning : warning.message}\n`);
+      return;
+    }
+    (emit as (...a: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning;
 }

@@ -2,7 +2,7 @@
  * The flags of every command that talks to an endpoint: --timeout and --retries.
  */
 import type { Command } from "commander";
-import type { RetryOptions, Timeouts } from "../provider/http";
+import { MAX_TIMEOUT_MS, type RetryOptions, type Timeouts } from "../provider/http";
 import { UsageError } from "./errors";
 
 /** addTransportOptions adds --timeout and --retries to a command. */
@@ -24,8 +24,13 @@ export function transportArgsFrom(o: Record<string, string | boolean | undefined
   const timeout = o["timeout"];
   if (typeof timeout === "string") {
     const ms = Number(timeout) * 1000;
-    if (!Number.isFinite(ms) || ms <= 0) {
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(timeout) || !Number.isFinite(ms) || ms <= 0) {
       throw new UsageError(`--timeout: "${timeout}" is not a positive number of seconds; e.g. --timeout 30`);
+    }
+    if (ms > MAX_TIMEOUT_MS) {
+      throw new UsageError(
+        `--timeout: "${timeout}" seconds is longer than a timer can hold; give at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} (about 24 days)`,
+      );
     }
     out.timeouts = { totalMs: ms, headersMs: ms, bodyMs: ms };
   }

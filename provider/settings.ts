@@ -89,8 +89,13 @@ const CLOUD_AUTH_KEYS: Partial<Record<keyof Fields, string>> = {
   projectDomainName: "project_domain_name",
 };
 
-function truthy(v: string): boolean {
-  return ["1", "true", "yes", "on"].includes(v.trim().toLowerCase());
+/** truthy reads a yes/no variable strictly: `OS_INSECURE=maybe` is an error, not false. */
+function truthy(v: string, name = "OS_INSECURE"): boolean {
+  const t = v.trim().toLowerCase();
+  if (t === "") return false;
+  if (["1", "true", "yes", "on"].includes(t)) return true;
+  if (["0", "false", "no", "off"].includes(t)) return false;
+  throw new ConfigError(name, `"${v}" is not true or false; use true or false (or 1/0, yes/no)`);
 }
 
 function fromEnv(env: NodeJS.ProcessEnv): Fields {

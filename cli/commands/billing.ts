@@ -13,11 +13,26 @@ import { transportArgsFrom } from "../transport-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
-/** projectAndProduct reads the flags or their env stand-ins. */
-export function projectAndProduct(o: Opts): { projectId: string | undefined; product: string } {
-  const projectId = (o["projectId"] as string | undefined) ?? process.env["COSTGATE_PROJECT_ID"];
-  const product = (o["product"] as string | undefined) ?? process.env["COSTGATE_PRODUCT"] ?? "openstack";
-  return { projectId, product };
+/**
+ * projectAndProduct reads the flags or their env stand-ins, and names where each came from
+ * (`--project-id` or `COSTGATE_PROJECT_ID`), so that an error names what the user set.
+ */
+export function projectAndProduct(o: Opts): {
+  projectId: string | undefined;
+  product: string;
+  projectIdFrom: string;
+  productFrom: string;
+} {
+  const flagId = o["projectId"] as string | undefined;
+  const flagProduct = o["product"] as string | undefined;
+  const envProduct = process.env["COSTGATE_PRODUCT"];
+  return {
+    projectId: flagId ?? process.env["COSTGATE_PROJECT_ID"],
+    projectIdFrom:
+      flagId !== undefined || !process.env["COSTGATE_PROJECT_ID"] ? "--project-id" : "COSTGATE_PROJECT_ID",
+    product: flagProduct ?? envProduct ?? "openstack",
+    productFrom: flagProduct !== undefined || envProduct === undefined ? "--product" : "COSTGATE_PRODUCT",
+  };
 }
 
 /**
@@ -71,10 +86,10 @@ export function positiveInt(o: Opts, key: string, flag: string): number | undefi
 }
 
 export async function balanceCommand(o: Opts): Promise<number> {
-  const { projectId, product } = projectAndProduct(o);
+  const { projectId, product, projectIdFrom, productFrom } = projectAndProduct(o);
   const q = {
-    projectId: parseProjectId(projectId, "--project-id"),
-    product: parseProduct(product, "--product"),
+    projectId: parseProjectId(projectId, projectIdFrom),
+    product: parseProduct(product, productFrom),
   };
   const ep = billingEndpointFrom(o);
   const b = await getBalance(ep, q);
@@ -90,15 +105,15 @@ export async function balanceCommand(o: Opts): Promise<number> {
 
 export async function usageCommand(o: Opts): Promise<number> {
   if (o["json"] && o["csv"]) throw new UsageError("--json and --csv: choose one output format");
-  const { projectId, product } = projectAndProduct(o);
+  const { projectId, product, projectIdFrom, productFrom } = projectAndProduct(o);
   const from = o["from"] as string | undefined;
   // --to defaults to today, as in `report` and the library
   const to = (o["to"] as string | undefined) ?? isoDay(new Date());
   if (!from) throw new UsageError("--from: missing; give the first day, e.g. --from 2026-11-01");
   const maxPeriodDays = maxPeriodDaysFrom(o);
   const q = {
-    projectId: parseProjectId(projectId, "--project-id"),
-    product: parseProduct(product, "--product"),
+    projectId: parseProjectId(projectId, projectIdFrom),
+    product: parseProduct(product, productFrom),
     from,
     to,
     windowDays: positiveInt(o, "windowDays", "--window-days"),
@@ -130,7 +145,7 @@ export async function usageCommand(o: Opts): Promise<number> {
       ),
       "",
       `${"total".padEnd(12)}${money(u.total.amount).padStart(16)}${money(u.total.bonuses).padStart(14)}`,
-      `daily average ${money(u.dailyAverage)} over ${u.days} days; last 7 days ${money(u.trailing7DayAverage)}/day`,
+      `daily average ${money(u.dailyAverage)} over ${u.days} day${u.days === 1 ? "" : "s"}; last 7 days ${money(u.trailing7DayAverage)}/day`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
   }

@@ -93,9 +93,11 @@ export function requireGate(config: BudgetConfig, projectId?: number): void {
 }
 
 function projectIds(o: Opts): number[] {
-  const raw = (o["projectId"] as string | undefined) ?? projectAndProduct({}).projectId;
+  const { projectId: raw, projectIdFrom } = projectAndProduct({
+    projectId: o["projectId"] as string | undefined,
+  });
   const ids = raw === undefined ? [undefined] : raw.split(",");
-  return [...new Set(ids.map((v) => parseProjectId(v, "--project-id")))];
+  return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
 }
 
 const MARK: Record<string, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };

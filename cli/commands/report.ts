@@ -28,7 +28,7 @@ export async function reportCommand(o: Opts): Promise<number> {
   const now = new Date();
   const format = formatFromFlags(o);
   const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
-  const { projectId, product } = projectAndProduct({
+  const { projectId, product, projectIdFrom, productFrom } = projectAndProduct({
     ...o,
     product:
       (o["product"] as string | undefined) ??
@@ -42,13 +42,16 @@ export async function reportCommand(o: Opts): Promise<number> {
         `--config ${String(o["config"])}: lists ${listed.length} projects; name the one to report with --project-id`,
       );
     }
-    const id = projectId === undefined ? listed[0]?.projectId : parseProjectId(projectId, "--project-id");
+    const id = projectId === undefined ? listed[0]?.projectId : parseProjectId(projectId, projectIdFrom);
     if (id !== undefined)
       fromFile = listed.find((t) => t.projectId === id) ?? { projectId: id, config: budgetPart(file) };
   }
   const q = {
-    projectId: fromFile?.projectId ?? parseProjectId(projectId, "--project-id"),
-    product: parseProduct(product, "--product"),
+    projectId: fromFile?.projectId ?? parseProjectId(projectId, projectIdFrom),
+    product: parseProduct(
+      product,
+      o["product"] === undefined && file?.product !== undefined ? "product" : productFrom,
+    ),
     ...periodFromFlags(o, now),
   };
   const config = mergeBudget(fromFile?.config ?? {}, budgetFromFlags(o));

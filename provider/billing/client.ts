@@ -40,16 +40,25 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
   try {
     u = new URL(baseUrl.trim());
   } catch {
-    throw new ConfigError(
-      field,
-      `"${baseUrl}" is not a URL; give the billing base address, e.g. https://console.example`,
-    );
+    // not echoed: it may carry a credential
+    throw new ConfigError(field, "is not a URL; give the billing base address, e.g. https://console.example");
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") {
     throw new ConfigError(field, `must be an http(s) URL, not ${u.protocol}`);
   }
-  u.search = "";
-  u.hash = "";
+  // refused rather than dropped, as for the identity address: the access token goes in X-User-Token
+  if (u.username || u.password) {
+    throw new ConfigError(
+      field,
+      "carries user info (user:password@); remove it: the access token goes in COSTGATE_BILLING_TOKEN",
+    );
+  }
+  if (u.search || u.hash) {
+    throw new ConfigError(
+      field,
+      "carries a query or fragment, which costgate would not send; give the base address only, e.g. https://console.example",
+    );
+  }
   const path = u.pathname.replace(/\/+$/, "").replace(/\/bill\/graphql$/, "");
   u.pathname = `${path}/bill/graphql`;
   return u.toString();
@@ -62,9 +71,16 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
 export function parseProjectId(value: unknown, field = "projectId"): number {
   const hint =
     "give the project id from the project card in the cloud servers section: a positive integer, e.g. 4242";
+  // shown as given: a number too large to be exact would otherwise be echoed rounded (1e20)
+  const given = value;
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) value = Number(value);
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    const shown = value === undefined ? "missing" : `${JSON.stringify(value)} is not a project id`;
+    const shown =
+      given === undefined
+        ? "missing"
+        : typeof given === "string" && /^\s*\d+\s*$/.test(given)
+          ? `"${given.trim()}" is too large for a project id`
+          : `${JSON.stringify(given)} is not a project id`;
     throw new ConfigError(field, `${shown}; ${hint}`);
   }
   return value;

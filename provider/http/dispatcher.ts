@@ -55,8 +55,9 @@ const dispatchers = new Map<string, Dispatcher>();
 let warnedInsecure = false;
 
 function readCa(path: string): string {
+  let text: string;
   try {
-    return readFileSync(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (cause) {
     throw new ConfigError(
       "cacert",
@@ -64,6 +65,13 @@ function readCa(path: string): string {
       { cause },
     );
   }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new ConfigError(
+      "cacert",
+      `${path} is not a PEM bundle (no -----BEGIN CERTIFICATE----- line); convert it (openssl x509 -inform der -in FILE -out ca.pem) and point OS_CACERT at the PEM file`,
+    );
+  }
+  return text;
 }
 
 /**

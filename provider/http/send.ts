@@ -29,6 +29,17 @@ const SECRET_HEADERS = new Set([
 ]);
 
 let runBudget: RequestBudget | undefined;
+let warnedPlain = false;
+
+/** warnPlainTls says once that TLS settings do nothing for an http:// URL (no TLS there to verify). */
+function warnPlainTls(info: RequestInfo): void {
+  if (warnedPlain) return;
+  warnedPlain = true;
+  process.emitWarning(
+    `the ${info.service} URL is http://, so the CA bundle (OS_CACERT) and insecure (OS_INSECURE, --insecure) have no effect: nothing is encrypted or verified there; use https://`,
+    "CostgateTlsWarning",
+  );
+}
 
 /**
  * limitRequests caps the requests every later {@link send} of this process may make (the command line
@@ -210,6 +221,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   if (!(typeof maxBytes === "number" && Number.isInteger(maxBytes) && maxBytes > 0)) {
     throw new ConfigError("maxResponseBytes", `must be a positive whole number of bytes (got ${maxBytes})`);
   }
+  if (target.url.protocol === "http:" && (req.transport?.insecure || req.transport?.caCert))
+    warnPlainTls(info);
   const proxy: ProxyChoice | undefined = proxyFor(target.url, req.transport?.proxy);
   const signal = req.transport?.signal;
   const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
