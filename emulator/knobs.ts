@@ -25,7 +25,7 @@ export interface FaultKnobs {
   failTimes?: number;
 }
 
-/** BillingKnobs shape the billing endpoint's answers (spec §2.5, §2.6 leave types open). */
+/** BillingKnobs shape the billing endpoint's answers (docs/API.md#balance, docs/API.md#consumption leave types open). */
 export interface BillingKnobs extends FaultKnobs {
   /** Answer 200 with `{"errors":[{"message"}...],"data":null}`. */
   graphqlErrors?: string[];

@@ -126,8 +126,10 @@ export async function main(
     io.write(formatBanner(emu, { tokenTtlSeconds: args.options.tokenTtlSeconds }));
   }
   if (io.signals) {
+    // close drops open connections at once; a slow close does not hold the exit back
     const stop = () => {
-      void emu.close().then(() => process.exit(0));
+      const wait = new Promise((resolve) => setTimeout(resolve, 200).unref());
+      void Promise.race([emu.close().catch(() => undefined), wait]).then(() => process.exit(0));
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

@@ -19,7 +19,7 @@ export interface SeedRole {
   name: string;
 }
 
-/** SeedProject is a Keystone project; `billingProjectId` is its `externalSubscriptionId` (spec §2.4). */
+/** SeedProject is a Keystone project; `billingProjectId` is its `externalSubscriptionId` (docs/API.md#billing-parameters). */
 export interface SeedProject {
   id: string;
   name: string;
@@ -37,7 +37,7 @@ export interface SeedUser {
   projectIds: string[];
 }
 
-/** SeedApplicationCredential is an application credential (spec §2.2) of a user, bound to a project. */
+/** SeedApplicationCredential is an application credential (docs/API.md#application-credentials) of a user, bound to a project. */
 export interface SeedApplicationCredential {
   id: string;
   name: string;
@@ -46,7 +46,7 @@ export interface SeedApplicationCredential {
   projectId: string;
 }
 
-/** SeedBillingToken is a console access token (spec §2.3), sent as `X-User-Token`. */
+/** SeedBillingToken is a console access token (docs/API.md#console-access-tokens), sent as `X-User-Token`. */
 export interface SeedBillingToken {
   token: string;
   name: string;
@@ -56,7 +56,7 @@ export interface SeedBillingToken {
 /** SeedBillingProject describes one seeded billing project. */
 export interface SeedBillingProject {
   id: number;
-  /** productIds the project has (spec §2.4): 1 cloud platform, 2 object storage, 3 virtualization suite. */
+  /** productIds the project has (docs/API.md#billing-parameters): 1 cloud platform, 2 object storage, 3 virtualization suite. */
   products: number[];
   description: string;
 }

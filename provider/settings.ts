@@ -325,7 +325,7 @@ export function identityDefaults(cloud?: string, env: NodeJS.ProcessEnv = proces
 export interface BillingArgs {
   /** The console/billing base address; costgate adds `/bill/graphql`. */
   billingUrl?: string;
-  /** The console access token (spec §2.3), sent as `X-User-Token`. */
+  /** The console access token (docs/API.md#console-access-tokens), sent as `X-User-Token`. */
   billingToken?: string;
   caCert?: string;
   insecure?: boolean;

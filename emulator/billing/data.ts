@@ -1,6 +1,6 @@
 /**
  * The emulator's billing data: per project and product, a balance, bonuses and daily charges
- * (spec §2.5, §2.6). Charges are exact cents. Generated series are computed per day on demand
+ * (docs/API.md#balance, docs/API.md#consumption). Charges are exact cents. Generated series are computed per day on demand
  * from the seed, so 500 synthetic projects with 3 years of history cost no memory.
  */
 import { z } from "zod";
@@ -8,7 +8,7 @@ import type { Assert, Exact } from "../../provider/exact";
 import { Rng } from "../prng";
 import { dayIndexOf, parseDay } from "./days";
 
-/** productId values of spec §2.4. */
+/** productId values of docs/API.md#billing-parameters */
 export const PRODUCTS = { openstack: 1, objectStorage: 2, vmware: 3 } as const;
 
 const money = (what: string) => z.number({ error: `${what} must be a finite number` });

@@ -24,7 +24,7 @@ export function dayTimestamp(index: number): string {
 }
 
 /**
- * parsePeriodBound reads a period bound in the only format the spec allows (§2.4, §8:
+ * parsePeriodBound reads a period bound in the only format the API allows (docs/API.md#billing-parameters, docs/API.md#limits:
  * `YYYY-MM-DDTHH:mm:ss.sssZ`, a real calendar instant) and returns its epoch milliseconds,
  * or undefined for anything else.
  */

@@ -1,6 +1,6 @@
 /**
- * POST /bill/graphql: GraphQL over HTTP (spec §4.3, §4.4) behind the console access token check
- * of spec §5. Parse and validation errors answer 400, execution errors 200, both
+ * POST /bill/graphql: GraphQL over HTTP (docs/API.md#balance, docs/API.md#consumption) behind the console access token check
+ * of docs/API.md#authentication Parse and validation errors answer 400, execution errors 200, both
  * `{"errors":[{"message","locations","path"}]}`.
  */
 import { execute, type GraphQLSchema, parse, validate } from "graphql";
@@ -52,7 +52,7 @@ export function handleBilling(ctx: BillingContext, rec: RecordedRequest): Reply 
     return answer(405, body, { Allow: "POST, OPTIONS" });
   }
 
-  // spec §5: the console access token in X-User-Token; Authorization: Bearer is refused (§7).
+  // docs/API.md#authentication: the console access token in X-User-Token; Authorization: Bearer is refused (docs/API.md#errors).
   const bearer = /^\s*bearer\b/i.test(rec.headers.authorization ?? "");
   const token = rec.headers["x-user-token"];
   if (bearer || !token || !ctx.seed.billing.tokens.some((t) => t.token === token)) {

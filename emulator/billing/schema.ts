@@ -1,8 +1,8 @@
 /**
- * The billing GraphQL schema (spec §4.3, §4.4) and its resolvers over the BillingStore.
- * The spec does not give the types of amounts or `day` (§2.5, §2.6), so they are custom scalars
+ * The billing GraphQL schema (docs/API.md#balance, docs/API.md#consumption) and its resolvers over the BillingStore.
+ * The API does not document the types of amounts or `day` (docs/API.md#balance, docs/API.md#consumption), so they are custom scalars
  * whose representation the knobs choose: amounts as numbers or numeric strings, `day` as a date or
- * a timestamp. Errors of spec §7 are "no data": null or empty items, never a GraphQL error.
+ * a timestamp. Errors of docs/API.md#errors are "no data": null or empty items, never a GraphQL error.
  */
 import { buildSchema, type GraphQLSchema } from "graphql";
 import type { BillingKnobs } from "../knobs";
@@ -102,7 +102,9 @@ export function billingRoot(ctx: BillingResolverContext) {
           dayIndexOf(to),
           ctx.now().getTime(),
         );
-        if (typeof days === "string") return { items: [] };
+        // a product the project does not have: no data, as getSubscriptionBalance answers it (docs/API.md#billing-parameters:
+        // "a wrong productId gives missing data"), so usage and balance agree
+        if (typeof days === "string") return null;
         let ordered = days;
         if (k.shuffle && days.length > 1) {
           ordered = new Rng(ctx.seedKey, "shuffle", id, filter.productId, from, to).shuffle(days);

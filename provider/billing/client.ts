@@ -1,6 +1,6 @@
 /**
  * The billing GraphQL endpoint: `POST {base_url}/bill/graphql` with the console access token in
- * `X-User-Token` (spec §4.3, §4.4, §5). Never `Authorization: Bearer` (spec §5.4, §7).
+ * `X-User-Token` (docs/API.md#balance, docs/API.md#consumption, docs/API.md#authentication). Never `Authorization: Bearer` (docs/API.md#authentication, docs/API.md#errors).
  */
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, redactSecrets } from "../errors";
@@ -25,7 +25,7 @@ import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from 
 import { type ProductId, parseProduct, productName } from "./products";
 import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
 
-/** Where the billing endpoint is and the console access token for it (spec §2.3). */
+/** Where the billing endpoint is and the console access token for it (docs/API.md#console-access-tokens). */
 export interface BillingEndpoint {
   /** The console/billing base address; costgate adds `/bill/graphql`. */
   baseUrl: string;
@@ -65,7 +65,7 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
 }
 
 /**
- * parseProjectId accepts the project id (`externalSubscriptionId`, spec §2.4): a positive integer,
+ * parseProjectId accepts the project id (`externalSubscriptionId`, docs/API.md#billing-parameters): a positive integer,
  * as a number or a string of digits.
  */
 export function parseProjectId(value: unknown, field = "projectId"): number {
@@ -199,7 +199,7 @@ function noData(what: string, projectId: number, productId: ProductId, res?: { u
 }
 
 /**
- * billField reads `data.bill.<field>` (spec §4.3, §4.4); a server that answers the field at the top
+ * billField reads `data.bill.<field>` (docs/API.md#balance, docs/API.md#consumption); a server that answers the field at the top
  * of `data` is read too.
  */
 function billField(data: unknown, field: string): unknown {
@@ -218,7 +218,7 @@ export interface BalanceQuery {
 }
 
 /**
- * getBalance reads a project's balance and bonuses (spec §4.3).
+ * getBalance reads a project's balance and bonuses (docs/API.md#balance).
  *
  * @example const { balance, bonuses } = await getBalance(endpoint, { projectId: 4242, product: "openstack" });
  */
@@ -356,7 +356,7 @@ function plural(n: number, unit: string): string {
 export const DEFAULT_MAX_REQUESTS = 200;
 
 /**
- * getConsumption reads per-day charges of a period (spec §4.4), in windows when the period is long,
+ * getConsumption reads per-day charges of a period (docs/API.md#consumption), in windows when the period is long,
  * and sums them in decimal arithmetic.
  *
  * @example const usage = await getConsumption(endpoint, { projectId: 4242, from: "2026-11-01", to: "2026-11-22" });

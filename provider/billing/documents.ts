@@ -1,5 +1,5 @@
 /**
- * The GraphQL documents costgate sends to `{base_url}/bill/graphql` (spec §4.3, §4.4). They are
+ * The GraphQL documents costgate sends to `{base_url}/bill/graphql` (docs/API.md#balance, docs/API.md#consumption). They are
  * fixed text: every user value travels in `variables`, never in the query.
  */
 
@@ -11,7 +11,7 @@ export interface VariableTypes {
   periodTo: string;
 }
 
-/** Types as the spec's tables give them: number → Float, integer → Int, string → String. */
+/** Types as docs/API.md gives them: number → Float, integer → Int, string → String. */
 export const DEFAULT_VARIABLE_TYPES: VariableTypes = {
   externalSubscriptionId: "Float!",
   productId: "Int!",
@@ -19,7 +19,7 @@ export const DEFAULT_VARIABLE_TYPES: VariableTypes = {
   periodTo: "String!",
 };
 
-/** balanceDocument is `bill { getSubscriptionBalance(externalSubscriptionId, productId) { balance bonuses } }` (spec §4.3). */
+/** balanceDocument is `bill { getSubscriptionBalance(externalSubscriptionId, productId) { balance bonuses } }` (docs/API.md#balance). */
 export function balanceDocument(t: VariableTypes = DEFAULT_VARIABLE_TYPES): string {
   return `query CostgateBalance($externalSubscriptionId: ${t.externalSubscriptionId}, $productId: ${t.productId}) {
   bill {
@@ -31,7 +31,7 @@ export function balanceDocument(t: VariableTypes = DEFAULT_VARIABLE_TYPES): stri
 }`;
 }
 
-/** consumptionDocument is `bill { reportSubscriptionConsuming(filter: {...}) { items { day totalAmount totalBonuses } } }` (spec §4.4). */
+/** consumptionDocument is `bill { reportSubscriptionConsuming(filter: {...}) { items { day totalAmount totalBonuses } } }` (docs/API.md#consumption). */
 export function consumptionDocument(t: VariableTypes = DEFAULT_VARIABLE_TYPES): string {
   return `query CostgateConsumption($periodFrom: ${t.periodFrom}, $periodTo: ${t.periodTo}, $externalSubscriptionId: ${t.externalSubscriptionId}, $productId: ${t.productId}) {
   bill {

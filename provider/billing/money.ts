@@ -1,5 +1,5 @@
 /**
- * Amounts as the endpoint may send them (spec §2.5, §2.6 leave types open): numbers or numeric
+ * Amounts as the endpoint may send them (docs/API.md#balance, docs/API.md#consumption leave types open): numbers or numeric
  * strings, summed in decimal arithmetic.
  */
 // `import = require` keeps the declaration file usable without esModuleInterop (Pulumi's tsconfig)

@@ -1,5 +1,5 @@
 /**
- * Periods of the consumption report (spec §2.4, §4.4): parsed from a Date, `YYYY-MM-DD` or an ISO
+ * Periods of the consumption report (docs/API.md#billing-parameters, docs/API.md#consumption): parsed from a Date, `YYYY-MM-DD` or an ISO
  * timestamp, sent as `YYYY-MM-DDTHH:mm:ss.sssZ` in UTC, and split into windows for long periods.
  */
 import { ConfigError } from "../errors";
@@ -130,7 +130,7 @@ export interface Period {
   periodTo: string;
 }
 
-/** formatInstant renders the one format the endpoint takes (spec §8). */
+/** formatInstant renders the one format the endpoint takes (docs/API.md#limits). */
 export function formatInstant(d: Date): string {
   return d.toISOString();
 }

@@ -1,9 +1,9 @@
 /**
- * Products of the billing endpoint (spec §2.4): the `productId` selector.
+ * Products of the billing endpoint (docs/API.md#billing-parameters): the `productId` selector.
  */
 import { ConfigError } from "../errors";
 
-/** The products and their ids (spec §2.4). */
+/** The products and their ids (docs/API.md#billing-parameters). */
 export const PRODUCTS = { openstack: 1, "object-storage": 2, vmware: 3 } as const;
 
 /** A product name. */

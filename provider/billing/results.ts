@@ -1,6 +1,6 @@
 /**
  * Billing results, normalized: numbers, `day` as `YYYY-MM-DD`, items sorted, totals in decimal
- * arithmetic (spec §2.5, §2.6).
+ * arithmetic (docs/API.md#balance, docs/API.md#consumption).
  */
 import type Big from "big.js";
 import type { DailyCharge } from "../budget/types";
@@ -8,7 +8,7 @@ import { cents, sum, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";
 import type { ProductId } from "./products";
 
-/** ProjectBalance is a project's balance and bonuses (spec §2.5, `getSubscriptionBalance`). */
+/** ProjectBalance is a project's balance and bonuses (docs/API.md#balance, `getSubscriptionBalance`). */
 export interface ProjectBalance {
   projectId: number;
   productId: ProductId;
@@ -18,7 +18,7 @@ export interface ProjectBalance {
   fetchedAt: string;
 }
 
-/** DailyCharge is one day of charges (spec §2.6): `day` is `YYYY-MM-DD`. Shared with the budget rules. */
+/** DailyCharge is one day of charges (docs/API.md#consumption): `day` is `YYYY-MM-DD`. Shared with the budget rules. */
 export type { DailyCharge } from "../budget/types";
 
 /** ProjectConsumption is the per-day charges of a period and what follows from them. */

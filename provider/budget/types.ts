@@ -1,11 +1,11 @@
 /**
  * The inputs and results of the budget engine. Inputs are what the billing data sources return
- * (spec §2.5 balance result, §2.6 consumption result), normalized to numbers and UTC days.
+ * (docs/API.md#balance, docs/API.md#consumption), normalized to numbers and UTC days.
  */
 
 /**
  * DailyCharge is one day of charges, normalized: `day` is `YYYY-MM-DD` (UTC), amounts are numbers in
- * currency units (spec §2.6). Items are expected in ascending order, possibly with gaps: a missing day
+ * currency units (docs/API.md#consumption). Items are expected in ascending order, possibly with gaps: a missing day
  * means no charge. The engine sorts defensively and adds up items that share a day.
  */
 export interface DailyCharge {
@@ -17,7 +17,7 @@ export interface DailyCharge {
 }
 
 /**
- * BudgetInput is everything a rule looks at: the project's balance and bonuses (spec §2.5), its daily
+ * BudgetInput is everything a rule looks at: the project's balance and bonuses (docs/API.md#balance), its daily
  * charges and the clock. `now` is injected so that results depend on nothing but the arguments.
  */
 export interface BudgetInput {

@@ -1,5 +1,5 @@
 /**
- * Keystone v3 auth methods: how a caller proves who it is (spec §4.1, §4.2; Keystone API reference
+ * Keystone v3 auth methods: how a caller proves who it is (docs/API.md#issue-a-token-with-a-password, docs/API.md#issue-a-token-with-an-application-credential; Keystone API reference
  * "Password authentication with scoped authorization", "Application Credentials").
  * A method is validated before any request and turned into the `auth` body of POST /v3/auth/tokens.
  */
@@ -13,7 +13,7 @@ const nonEmpty = (what: string) =>
     .trim()
     .min(1, `${what} is empty`);
 
-/** Application credential by id and secret (spec §4.2); no scope is sent. @internal */
+/** Application credential by id and secret (docs/API.md#issue-a-token-with-an-application-credential); no scope is sent. @internal */
 export const ApplicationCredentialAuthSchema = z
   .object({
     type: z.literal("application_credential"),
@@ -28,7 +28,7 @@ export const ApplicationCredentialAuthSchema = z
   })
   .strict();
 
-/** User name (or id) and password, scoped to a project (spec §4.1). @internal */
+/** User name (or id) and password, scoped to a project (docs/API.md#issue-a-token-with-a-password). @internal */
 export const PasswordAuthSchema = z
   .object({
     type: z.literal("password"),
@@ -46,7 +46,7 @@ export const PasswordAuthSchema = z
 
 /**
  * ApplicationCredentialAuth: an application credential by id (or by name with its user) and its secret
- * (spec §4.2). No scope is sent: the credential carries its project.
+ * (docs/API.md#issue-a-token-with-an-application-credential). No scope is sent: the credential carries its project.
  */
 export interface ApplicationCredentialAuth {
   type: "application_credential";
@@ -60,7 +60,7 @@ export interface ApplicationCredentialAuth {
   userDomainName?: string;
 }
 
-/** PasswordAuth: a user by name (with a domain) or id, and a password, scoped to a project (spec §4.1). */
+/** PasswordAuth: a user by name (with a domain) or id, and a password, scoped to a project (docs/API.md#issue-a-token-with-a-password). */
 export interface PasswordAuth {
   type: "password";
   userName?: string;

@@ -1,6 +1,6 @@
 /**
  * Token operations of Keystone v3 `/v3/auth/tokens`: Create (issue), Validate (GET), Check (HEAD)
- * and Revoke (DELETE). Spec §4.1, §4.2; Keystone API reference "Authentication and token management".
+ * and Revoke (DELETE). docs/API.md#issue-a-token-with-a-password, docs/API.md#issue-a-token-with-an-application-credential; Keystone API reference "Authentication and token management".
  */
 import { AuthError, HttpError, ResponseError, redactSecrets } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";

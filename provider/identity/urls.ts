@@ -60,7 +60,7 @@ function normalize(raw: string, field: string): string {
   return u.toString().replace(/\/+$/, "");
 }
 
-/** tokensUrl is `{auth_url}/auth/tokens` (spec §4.1, §4.2). */
+/** tokensUrl is `{auth_url}/auth/tokens` (docs/API.md#issue-a-token-with-a-password, docs/API.md#issue-a-token-with-an-application-credential). */
 export function tokensUrl(authUrl: string): string {
   return `${authUrl}/auth/tokens`;
 }

@@ -79,7 +79,7 @@ function once<T>(key: unknown[], run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * getProjectBalance reads a project's balance and bonuses (spec §4.3). The same query in one
+ * getProjectBalance reads a project's balance and bonuses (docs/API.md#balance). The same query in one
  * program run goes out once.
  *
  * @example
@@ -109,7 +109,7 @@ export function getProjectBalanceOutput(
 }
 
 /**
- * getProjectConsumption reads per-day charges of a period (spec §4.4), normalized and summed in
+ * getProjectConsumption reads per-day charges of a period (docs/API.md#consumption), normalized and summed in
  * decimal arithmetic, in windows when the period is long.
  *
  * @example

@@ -35,7 +35,7 @@ export interface TokenResourceArgs {
   cloud?: string;
 }
 
-/** AppCredentialTokenArgs: an application credential by id (or by name with its user) and its secret (spec §4.2). */
+/** AppCredentialTokenArgs: an application credential by id (or by name with its user) and its secret (docs/API.md#issue-a-token-with-an-application-credential). */
 export interface AppCredentialTokenArgs extends TokenResourceArgs {
   /** Default: `OS_APPLICATION_CREDENTIAL_ID`. */
   applicationCredentialId?: pulumi.Input<string>;
@@ -49,7 +49,7 @@ export interface AppCredentialTokenArgs extends TokenResourceArgs {
   userDomainId?: pulumi.Input<string>;
 }
 
-/** PasswordTokenArgs: a user and password with a project scope (spec §4.1). */
+/** PasswordTokenArgs: a user and password with a project scope (docs/API.md#issue-a-token-with-a-password). */
 export interface PasswordTokenArgs extends TokenResourceArgs {
   /** Default: `OS_USERNAME`. */
   username?: pulumi.Input<string>;
@@ -161,7 +161,7 @@ function common(args: TokenResourceArgs, env: IdentityFields): InputMap {
 }
 
 /**
- * AppCredentialToken issues an OS_TOKEN with an application credential (spec §4.2), keeps it
+ * AppCredentialToken issues an OS_TOKEN with an application credential (docs/API.md#issue-a-token-with-an-application-credential), keeps it
  * secret, re-issues it when it nears expiry (`renewBefore`) and revokes it on delete.
  *
  * @example
@@ -204,7 +204,7 @@ export class AppCredentialToken extends KeystoneToken {
 }
 
 /**
- * PasswordToken issues a project-scoped OS_TOKEN with a user name and password (spec §4.1).
+ * PasswordToken issues a project-scoped OS_TOKEN with a user name and password (docs/API.md#issue-a-token-with-a-password).
  *
  * @example
  * const token = new PasswordToken("ops", {

@@ -134,3 +134,14 @@ describe("TLS settings", () => {
     expect(r.stderr).not.toMatch(/\(node:\d+\)/);
   });
 });
+
+describe("usage and balance agree", () => {
+  it.each([["balance"], ["usage", "--from", "2026-11-01"]])(
+    "%s for a product the project lacks: no data, check productId, exit 3",
+    async (...args) => {
+      const r = await runCli([...args, "--project-id", "4242", "--product", "vmware"], billing);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/no data — check productId/);
+    },
+  );
+});

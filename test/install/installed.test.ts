@@ -293,8 +293,12 @@ describe("the policy pack", () => {
     pack = await startPolicyPack(billingEnv(), dir);
     const info = await pack.info();
     expect(info.name).toBe("costgate-budget");
+    // the other rule policies off on purpose: one that runs unconfigured is a violation of its own
     await pack.configure({
       "min-balance": { enforcementLevel: "mandatory", projectId: 4242, minBalance: 1e12 },
+      "monthly-budget": { enforcementLevel: "disabled" },
+      "min-runway-days": { enforcementLevel: "disabled" },
+      "daily-spike": { enforcementLevel: "disabled" },
     });
     const diagnostics = await pack.analyzeStack(stack);
     pack.close();
