@@ -86,7 +86,16 @@ export function spendChart(r: Report, c: Colors, width: number): string[] {
   const rawMax = Math.max(0, ...r.days.map((d) => d.amount), ...r.days.map((d) => d.allowance ?? 0));
   // The labels' width bounds the room for columns; the longest label is the top of the raw data's scale.
   const labelWidth = Math.max(axisNumber(rawMax > 0 ? rawMax : 1, rawMax).length, 4);
-  const room = width - labelWidth - 2 - ALLOWANCE_MARK.length;
+  // a spike can stretch the scale until the allowance's row is labelled more than a quarter away from
+  // it: the mark then carries the allowance's own figure, and needs room for it
+  const lastAllowance = r.days[r.days.length - 1]?.allowance ?? null;
+  const rowValue = (v: number) => (Math.round((v * CHART_HEIGHT) / rawMax) * rawMax) / CHART_HEIGHT;
+  const exact =
+    lastAllowance !== null &&
+    lastAllowance > 0 &&
+    Math.abs(rowValue(lastAllowance) - lastAllowance) > lastAllowance / 4;
+  const mark = exact ? `${ALLOWANCE_MARK} ${axisNumber(lastAllowance, lastAllowance)}` : ALLOWANCE_MARK;
+  const room = width - labelWidth - 2 - mark.length;
   const { points, per } = chartPoints(r.days, Math.max(10, Math.min(MAX_POINTS, room)));
   if (points.length === 0) return ["            (no days in the period)"];
   const pointMax = Math.max(0, ...points.map((p) => p.amount), ...points.map((p) => p.allowance ?? 0));
@@ -114,7 +123,7 @@ export function spendChart(r: Report, c: Colors, width: number): string[] {
     const at = lines[row];
     if (at !== undefined) {
       const pad = " ".repeat(Math.max(0, labelWidth + 2 + points.length - visibleLength(at)));
-      lines[row] = `${at}${pad}${c.yellow(ALLOWANCE_MARK)}`;
+      lines[row] = `${at}${pad}${c.yellow(mark)}`;
     }
   }
   lines.push(axisRow(points, labelWidth + 2, per > 1, r.days[r.days.length - 1]?.day ?? r.to));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { palette, useColor } from "../../cli/report/colors";
-import { chartPoints, renderTerminal, visibleLength } from "../../cli/report/terminal";
+import { chartPoints, renderTerminal, spendChart, visibleLength } from "../../cli/report/terminal";
 import { ANSI, happyReport } from "./fixtures";
 
 const plain = palette(false);
@@ -50,6 +50,22 @@ describe("renderTerminal", () => {
     expect(text).toContain("no monthly budget set");
     expect(text).not.toContain("◂ budget");
     expect(text).toMatch(/SKIP\s+monthly-budget/);
+  });
+
+  it("says the allowance's figure when a spike stretches the scale past it, and stays in 80 columns", () => {
+    for (const spike of [20, 60]) {
+      const r = happyReport({
+        config: { monthlyBudget: 40000 },
+        amount: (d) => (d.endsWith("-15") ? 1300 * spike : 1300),
+      });
+      const lines = spendChart(r, plain, 80);
+      const marked = lines.filter((l) => l.includes("◂ budget"));
+      expect(marked).toHaveLength(1);
+      expect(marked[0]).toMatch(/◂ budget 1,333$/);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    }
+    const calm = spendChart(happyReport({ config: { monthlyBudget: 40000 }, amount: () => 1300 }), plain, 80);
+    expect(calm.filter((l) => l.endsWith("◂ budget"))).toHaveLength(1);
   });
 
   it("draws a project with no spend", () => {
