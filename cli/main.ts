@@ -202,6 +202,10 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       .option("--from <day>", "first day: YYYY-MM-DD or an ISO timestamp (default: 59 days before --to)")
       .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default: today)")
       .option("--max-period-days <n>", "longest period read, in days (default 1096: about 3 years)")
+      .option(
+        "--currency <code>",
+        "name the currency beside amounts, e.g. EUR (the billing API does not say)",
+      )
       .option("--html <file>", "also write a self-contained HTML report (chart, verdicts, data) to this file")
       .option("--markdown", "print Markdown for a pull-request comment instead of the terminal report")
       .option(

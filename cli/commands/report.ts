@@ -63,7 +63,12 @@ export async function reportCommand(o: Opts): Promise<number> {
   const progress = startProgress("charges", "requests");
   let report: Awaited<ReturnType<typeof fetchReport>>;
   try {
-    report = await fetchReport(ep, q, config, { now, onWindow: (d, t) => progress?.update(d, t) });
+    const currency = (o["currency"] as string | undefined) ?? file?.currency;
+    report = await fetchReport(ep, q, config, {
+      now,
+      onWindow: (d, t) => progress?.update(d, t),
+      currency: currency?.trim() || undefined,
+    });
   } finally {
     progress?.stop();
   }

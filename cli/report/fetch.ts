@@ -28,6 +28,8 @@ export interface FetchOptions {
   now?: Date;
   /** Called after each request of the consumption report: windows done and windows in all. */
   onWindow?: (done: number, total: number) => void;
+  /** The currency named beside amounts. */
+  currency?: string | undefined;
 }
 
 /**
@@ -80,5 +82,12 @@ export async function fetchReport(
       ? undefined
       : getConsumption(ep, { ...common, from: evalFrom, to: today, onWindow: onWindow("rules") }, clock),
   ]);
-  return buildReport({ balance, consumption, evaluationItems: forRules?.items, config, now });
+  return buildReport({
+    balance,
+    consumption,
+    evaluationItems: forRules?.items,
+    config,
+    now,
+    currency: opts.currency,
+  });
 }

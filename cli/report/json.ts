@@ -31,6 +31,7 @@ export function reportJson(r: Report) {
     config: r.config,
     evaluation: r.evaluation,
     verdict: gated(r) ? r.evaluation.verdict : "none",
+    currency: r.currency,
   };
 }
 

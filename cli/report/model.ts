@@ -54,6 +54,8 @@ export interface Report {
   forecast: MonthForecast;
   /** Today's daily allowance: monthly budget / days in the current month; null without a budget. */
   allowanceToday: number | null;
+  /** The currency the amounts are in, as configured (`EUR`, `RUB`, `₽`); null when not set. */
+  currency: string | null;
 }
 
 /** ReportInput is what buildReport needs: the fetched data and the thresholds. */
@@ -68,6 +70,8 @@ export interface ReportInput {
   evaluationItems?: DailyCharge[];
   config: BudgetConfig;
   now: Date;
+  /** The currency to name beside amounts; the billing API does not report one. */
+  currency?: string | undefined;
 }
 
 /** daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day. */
@@ -136,6 +140,7 @@ export function buildReport(input: ReportInput): Report {
   }
   return {
     generatedAt: now.toISOString(),
+    currency: input.currency ?? null,
     projectId: balance.projectId,
     productId: balance.productId,
     product: productName(balance.productId),

@@ -101,7 +101,7 @@ export function summarize(r: Report): Summary {
       : `FAIL: ${mandatoryFailed} mandatory rule${mandatoryFailed === 1 ? "" : "s"} failed`;
   return {
     title: `Project ${r.projectId} (${r.product})`,
-    period: `${r.from} to ${r.to} (${r.days.length} days)`,
+    period: `${r.from} to ${r.to} (${r.days.length} day${r.days.length === 1 ? "" : "s"})${r.currency ? `, amounts in ${r.currency}` : ""}`,
     monthToDate:
       budget === undefined
         ? `${money(f.monthToDate)} in ${month} to ${longDay(r.forecast.today)}`

@@ -47,6 +47,8 @@ export interface CostgateConfig extends BudgetConfig {
   product?: string | number;
   /** Prices of planned resources, for the pack (and `costgate cost`). */
   rateCard?: Record<string, unknown>;
+  /** The currency to name beside amounts in reports (`EUR`, `RUB`); the billing API does not say. */
+  currency?: string;
 }
 
 const projectId = () =>
@@ -73,6 +75,12 @@ export function costgateConfigSchema() {
         .optional(),
       product: z.union([z.string(), z.number()]).optional(),
       rateCard: z.record(z.string(), z.unknown()).optional(),
+      currency: z
+        .string({ error: "must be a currency code or sign, e.g. EUR" })
+        .trim()
+        .min(1, "is empty; e.g. EUR")
+        .max(8, "is too long for a currency code or sign; e.g. EUR")
+        .optional(),
       ...thresholds,
     })
     .strict()

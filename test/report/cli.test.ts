@@ -115,6 +115,13 @@ describe("costgate report", () => {
     expect(passing.code).toBe(0);
   });
 
+  it("names the currency from --currency or the config file, in every format", async () => {
+    const md = await runCli(["report", "--project-id", "777", ...budget, "--markdown", "--currency", "EUR"], env);
+    expect(md.stdout).toMatch(/, amounts in EUR, made/);
+    const json = await runCli(["report", "--project-id", "777", ...budget, "--json"], env);
+    expect(JSON.parse(json.stdout).currency).toBeNull();
+  });
+
   it("prints Markdown", async () => {
     const r = await runCli(["report", "--project-id", "777", ...budget, "--markdown"], env);
     expect(r.code).toBe(0);

@@ -70,6 +70,7 @@ describe("renderJson", () => {
       "config",
       "evaluation",
       "verdict",
+      "currency",
     ]);
     expect(j.period).toEqual({
       from: "2026-09-24",
