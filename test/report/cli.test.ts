@@ -48,7 +48,7 @@ describe("costgate report", () => {
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/Project 777 \(openstack\)/);
     expect(r.stdout).toMatch(/Balance\s+5,000\.00\s+bonuses 40\.00/);
-    expect(r.stdout).toMatch(/◂ budget$/m);
+    expect(r.stdout).toMatch(/◂ budget( [\d,.]+)?$/m);
     expect(r.stdout).toMatch(/(PASS|FAIL)\s+monthly-budget\s+mandatory/);
     expect(r.stdout).toMatch(/Runway\s+\d+\.\d days/);
     // the default period, 60 days to today, fits in 31-day windows: 2 requests, and the balance
