@@ -145,3 +145,40 @@ describe("usage and balance agree", () => {
     },
   );
 });
+
+describe("the emulator command", () => {
+  it("names a taken port and suggests --port 0 (exit 2)", async () => {
+    const r = await runCli(["emulator", "--port", new URL(emu.url).port], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--port \d+: the port is taken on 127\.0\.0\.1 \(EADDRINUSE\); choose another, or --port 0/,
+    );
+  });
+
+  it("prints OS_AUTH_URL with the application credential, warns about 0.0.0.0, and exits 0 at once on SIGTERM", async () => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(BIN, ["emulator", "--port", "0", "--host", "0.0.0.0"], {
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d) => {
+      err += d;
+    });
+    await new Promise<void>((ok) =>
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("COSTGATE_BILLING_URL")) ok();
+      }),
+    );
+    expect(out).toMatch(
+      /^export OS_AUTH_URL='http:\/\/127\.0\.0\.1:\d+\/v3' OS_AUTH_TYPE=v3applicationcredential/m,
+    );
+    expect(err).toMatch(/^costgate: warning: --host 0\.0\.0\.0 listens on every interface/);
+    const started = Date.now();
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((ok) => child.on("exit", (c) => ok(c)));
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
