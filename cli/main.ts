@@ -156,7 +156,7 @@ Examples:
       )
       .option(
         "--summary <file>",
-        'append the verdicts as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")',
+        "append the verdicts as Markdown to this file (default under GitHub Actions: $GITHUB_STEP_SUMMARY)",
       )
       .option("--min-balance <amount>", "balance must stay at or above this")
       .option("--include-bonuses", "count bonuses towards the balance and runway")

@@ -200,7 +200,13 @@ export async function checkCommand(o: Opts): Promise<number> {
         ? "COSTGATE_PRODUCT"
         : "product",
   );
-  const summary = typeof o["summary"] === "string" ? o["summary"] : undefined;
+  // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
+  const summary =
+    typeof o["summary"] === "string"
+      ? o["summary"]
+      : process.env["GITHUB_ACTIONS"] === "true" && process.env["GITHUB_STEP_SUMMARY"]
+        ? process.env["GITHUB_STEP_SUMMARY"]
+        : undefined;
   const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency: must be a whole number, 1 or more");
