@@ -116,7 +116,10 @@ describe("costgate report", () => {
   });
 
   it("names the currency from --currency or the config file, in every format", async () => {
-    const md = await runCli(["report", "--project-id", "777", ...budget, "--markdown", "--currency", "EUR"], env);
+    const md = await runCli(
+      ["report", "--project-id", "777", ...budget, "--markdown", "--currency", "EUR"],
+      env,
+    );
     expect(md.stdout).toMatch(/, amounts in EUR, made/);
     const json = await runCli(["report", "--project-id", "777", ...budget, "--json"], env);
     expect(JSON.parse(json.stdout).currency).toBeNull();
