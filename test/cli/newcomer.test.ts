@@ -2,10 +2,10 @@
  * The newcomer's list of issue 13, each item as it was seen: the command run as a user runs it, against
  * the emulator, with the message and exit code it must give now.
  */
-import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
+import { bash } from "../helpers/shell";
 import { runCli } from "../identity/conformance";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
@@ -27,18 +27,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-function sh(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(
-      "bash",
-      ["-c", script],
-      { env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", COSTGATE: BIN, ...env } },
-      (err, stdout, stderr) => ok({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function sh(script: string, env: Record<string, string>) {
+  return bash(script, { env: { COSTGATE: BIN, ...env } });
 }
 
 describe("exit codes and messages", () => {

@@ -5,7 +5,6 @@
  * step (pulumi/actions) is stood in for by the pack run over the analyzer protocol with the
  * policy-config.json the previous step wrote, as `pulumi preview --policy-pack-config` would run it.
  */
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type Emulator, startEmulator } from "../../emulator";
 import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
+import { bash } from "../helpers/shell";
 
 const ROOT = resolve(__dirname, "../..");
 const EXAMPLE = join(ROOT, "examples/ci");
@@ -81,18 +81,8 @@ function jobEnv(projectId: number, summary: string): Record<string, string> {
   return { ...env, GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, CI: "true" };
 }
 
-function bash(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(
-      "bash",
-      ["-eo", "pipefail", "-c", script],
-      { cwd: repo, env: { PATH: process.env.PATH ?? "", HOME: repo, ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => ok({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function run(script: string, env: Record<string, string>) {
+  return bash(script, { env, cwd: repo, home: repo });
 }
 
 /** runJob runs every step as Actions would (stopping at a failure, except `if: always()` steps). */
@@ -107,7 +97,7 @@ async function runJob(projectId: number) {
     if (step.run === "npm ci" || step.uses?.startsWith("actions/")) continue; // done above: node_modules
     let r: { code: number; stdout: string; stderr: string };
     if (step.run) {
-      r = await bash(step.run, env);
+      r = await run(step.run, env);
     } else if (step.uses?.startsWith("pulumi/actions")) {
       // pulumi preview --policy-pack <policyPacks> --policy-pack-config <policyPackConfigs>
       const config = JSON.parse(readFileSync(join(repo, step.with?.["policyPackConfigs"] ?? ""), "utf8"));
@@ -160,7 +150,7 @@ describe("examples/ci, run as written", () => {
 
   it("the pack alone, with the same config, fails that project too", async () => {
     const summary = join(repo, "summary-pack.md");
-    const r = await bash(
+    const r = await run(
       "npx costgate policy-config --config costgate.yaml > policy-config.json",
       jobEnv(7001, summary),
     );
