@@ -118,13 +118,7 @@ export async function main(
   }
   const emu = await startEmulator(args.options);
   if (args.knobs !== undefined) applyKnobs(emu.knobs, args.knobs);
-  if (args.json) {
-    const { url, identityUrl, billingUrl, seed } = emu;
-    const ttl = args.options.tokenTtlSeconds;
-    io.write(`${JSON.stringify({ url, identityUrl, billingUrl, tokenTtlSeconds: ttl, seed })}\n`);
-  } else {
-    io.write(formatBanner(emu, { tokenTtlSeconds: args.options.tokenTtlSeconds }));
-  }
+  // before anything is printed: whoever reads the banner may stop the emulator right away
   if (io.signals) {
     // close drops open connections at once; a slow close does not hold the exit back
     const stop = () => {
@@ -133,6 +127,14 @@ export async function main(
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+  }
+
+  if (args.json) {
+    const { url, identityUrl, billingUrl, seed } = emu;
+    const ttl = args.options.tokenTtlSeconds;
+    io.write(`${JSON.stringify({ url, identityUrl, billingUrl, tokenTtlSeconds: ttl, seed })}\n`);
+  } else {
+    io.write(formatBanner(emu, { tokenTtlSeconds: args.options.tokenTtlSeconds }));
   }
   return emu;
 }

@@ -18,7 +18,7 @@ import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { EXIT, UsageError } from "../errors";
 import { appendSummary } from "../summary";
-import { billingEndpointFrom, projectAndProduct } from "./billing";
+import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
 
 type Opts = Record<string, string | boolean | string[] | undefined>;
 
@@ -211,6 +211,14 @@ export async function checkCommand(o: Opts): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency: must be a whole number, 1 or more");
   const ep = billingEndpointFrom(o as Record<string, string>);
+  // two requests a project at least (balance, charges): a list the run's cap cannot cover is refused
+  // before the first request rather than cut off in the middle
+  const cap = runRequestCap(o as Record<string, string>);
+  if (targets.length * 2 > cap) {
+    throw new UsageError(
+      `${targets.length} projects need at least ${targets.length * 2} requests, more than the run's cap of ${cap} (--max-requests); check fewer projects at once or raise --max-requests`,
+    );
+  }
   const now = new Date();
   const limit = pLimit(concurrency);
   const results = await Promise.all(

@@ -172,3 +172,16 @@ describe("the emulator command", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe("no input makes the run unbounded", () => {
+  it("refuses a project list the run's request cap cannot cover, before any request", async () => {
+    const before = emu.requests.length;
+    const ids = Array.from({ length: 300 }, (_, i) => i + 1).join(",");
+    const r = await runCli(["check", "--project-id", ids, "--min-balance", "1"], billing);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /300 projects need at least 600 requests, more than the run's cap of 500 \(--max-requests\)/,
+    );
+    expect(emu.requests.length).toBe(before);
+  });
+});
