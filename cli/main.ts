@@ -151,6 +151,10 @@ Examples:
       .command("check")
       .description("run the budget rules on live billing data; exit 1 when a mandatory rule fails")
       .option(
+        "--as-of <day>",
+        "judge as at the start of this UTC day (YYYY-MM-DD): no charge of that day or later is read; balance rules are not judged",
+      )
+      .option(
         "--config <file>",
         "projects, product and thresholds from a JSON or YAML file (flags win over it)",
       )

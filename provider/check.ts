@@ -3,10 +3,11 @@
  * The one place the CLI's `costgate check`, the report and the policy pack get their verdicts.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "./billing/client";
-import { addDays, isoDay } from "./billing/periods";
+import { addDays, isoDay, parseBound } from "./billing/periods";
 import type { ProjectBalance, ProjectConsumption } from "./billing/results";
 import { type BudgetConfig, DEFAULT_SPIKE_WINDOW_DAYS, DEFAULT_TRAILING_DAYS, evaluate } from "./budget";
 import type { Evaluation } from "./budget/types";
+import { ConfigError } from "./errors";
 
 /** What one check read and decided. */
 export interface ProjectCheck {
@@ -58,11 +59,84 @@ export async function fetchProjectData(
  */
 export async function checkProject(
   ep: BillingEndpoint,
-  q: { projectId: number; product?: number | string; config?: BudgetConfig; now?: Date },
+  q: { projectId: number; product?: number | string; config?: BudgetConfig; now?: Date; asOf?: string },
 ): Promise<ProjectCheck> {
+  if (q.asOf !== undefined) return checkAsOf(ep, { ...q, asOf: q.asOf });
   const now = q.now ?? new Date();
   const data = await fetchProjectData(ep, { ...q, now });
   return { ...data, evaluation: evaluateData(data, q.projectId, now, q.config) };
+}
+
+/** The rules that need the balance, which the API gives only for today. */
+const BALANCE_RULES = new Set(["min-balance", "min-runway-days"]);
+
+/**
+ * checkAsOf replays a check as at the start of the UTC day `asOf` (`YYYY-MM-DD`, before today): the
+ * charges up to the day before are read, nothing of `asOf` or later, and the rules run with `now` at
+ * 00:00 of that day (so today's partial charge is 0 and the whole of the day is still to come). The
+ * balance is not read: the API gives only today's, so min-balance and min-runway-days are not judged
+ * (status `skip`, saying why) and the balance figures are 0.
+ */
+export async function checkAsOf(
+  ep: BillingEndpoint,
+  q: { projectId: number; product?: number | string; config?: BudgetConfig; asOf: string; now?: Date },
+): Promise<ProjectCheck> {
+  const asOf = parseAsOf(q.asOf, "asOf", q.now);
+  const now = dayStartOf(asOf);
+  const from = checkPeriodStart(now, q.config);
+  const last = addDays(asOf, -1);
+  const consumption = await getConsumption(
+    ep,
+    {
+      projectId: q.projectId,
+      product: q.product,
+      from: from <= last ? from : last,
+      to: last,
+      windowDays: 62,
+    },
+    () => now,
+  );
+  const balance: ProjectBalance = {
+    projectId: q.projectId,
+    productId: consumption.productId,
+    balance: 0,
+    bonuses: 0,
+    fetchedAt: now.toISOString(),
+  };
+  const evaluation = evaluateData({ balance, consumption }, q.projectId, now, q.config);
+  evaluation.findings = evaluation.findings.map((f) =>
+    BALANCE_RULES.has(f.rule) && f.level !== "disabled"
+      ? {
+          ...f,
+          status: "skip",
+          message: `The ${f.rule} rule is not judged as of ${asOf}: the billing API gives only today's balance.`,
+          figures: {},
+        }
+      : f,
+  );
+  evaluation.verdict = evaluation.findings.some((f) => f.level === "mandatory" && f.status === "fail")
+    ? "fail"
+    : "pass";
+  return { balance, consumption, evaluation };
+}
+
+const ACCEPTED_AS_OF = "give a day as YYYY-MM-DD, e.g. 2026-11-10";
+
+/**
+ * parseAsOf checks an as-of day: `YYYY-MM-DD`, a real day from 2000 on, not after today (UTC). `field`
+ * names it in errors (`--as-of` on the command line).
+ */
+export function parseAsOf(value: unknown, field = "asOf", now: Date = new Date()): string {
+  const today = isoDay(now);
+  const day = parseBound(value, field, ACCEPTED_AS_OF);
+  if (!day.dateOnly) throw new ConfigError(field, `"${String(value)}" is not a day; ${ACCEPTED_AS_OF}`);
+  const asOf = isoDay(day.at);
+  if (asOf > today) throw new ConfigError(field, `${asOf} is after today (${today}); give a day up to today`);
+  return asOf;
+}
+
+function dayStartOf(day: string): Date {
+  return new Date(`${day}T00:00:00.000Z`);
 }
 
 /** evaluateData runs the rules on data already read. */

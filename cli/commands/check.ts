@@ -14,7 +14,7 @@ import {
 } from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
-import { checkProject } from "../../provider/check";
+import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { EXIT, UsageError } from "../errors";
 import { appendSummary } from "../summary";
@@ -220,12 +220,13 @@ export async function checkCommand(o: Opts): Promise<number> {
     );
   }
   const now = new Date();
+  const asOf = typeof o["asOf"] === "string" ? parseAsOf(o["asOf"], "--as-of", now) : undefined;
   const limit = pLimit(concurrency);
   const results = await Promise.all(
     targets.map(({ projectId, config }) =>
       limit(async () => {
         try {
-          const r = await checkProject(ep, { projectId, product, config, now });
+          const r = await checkProject(ep, { projectId, product, config, now, ...(asOf ? { asOf } : {}) });
           return { projectId, evaluation: r.evaluation };
         } catch (error) {
           if (isConfigError(error)) throw error;
@@ -239,7 +240,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   const verdict = failed ? "fail" : unreachable ? "unknown" : "pass";
   if (o["json"]) {
     process.stdout.write(
-      `${JSON.stringify({ verdict, checkedAt: now.toISOString(), projects: results }, null, 2)}\n`,
+      `${JSON.stringify({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, null, 2)}\n`,
     );
   } else {
     for (const r of results) {

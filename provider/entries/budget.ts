@@ -9,5 +9,13 @@
 export * from "../budget";
 export * from "../budget/config-file";
 export { formatMoney, formatNumber } from "../budget/money";
-export { checkPeriodStart, checkProject, evaluateData, fetchProjectData, type ProjectCheck } from "../check";
+export {
+  checkAsOf,
+  checkPeriodStart,
+  checkProject,
+  evaluateData,
+  fetchProjectData,
+  type ProjectCheck,
+  parseAsOf,
+} from "../check";
 export * from "../errors";
