@@ -1,0 +1,54 @@
+/**
+ * The forecast model's behaviour on series with a known answer (provider/budget/model.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { forecastDays, weekdayOf } from "../../provider/budget/model";
+
+const MONDAY = 20_402; // 2025-11-10
+describe("forecastDays", () => {
+  it("gives no forecast under 3 days, run-rate (low confidence) under 14", () => {
+    expect(forecastDays([10, 10], MONDAY, 0, MONDAY + 5)).toMatchObject({ method: "none", remaining: null });
+    const short = forecastDays([10, 10, 10, 10, 10], MONDAY, 0, MONDAY + 4);
+    expect(short).toMatchObject({ method: "run-rate", confidence: "low", historyDays: 5 });
+    expect(short.remaining?.p50).toBeCloseTo(50, 6);
+  });
+
+  it("follows a weekly pattern: a weekend left is forecast low", () => {
+    expect(weekdayOf(MONDAY)).toBe(1);
+    // 8 weeks: 100 on weekdays, 20 on weekends, ending on Friday; today is Saturday with 15 spent
+    const saturday = MONDAY + 5;
+    const start = saturday - 56;
+    const history = Array.from({ length: 56 }, (_, i) => ([0, 6].includes(weekdayOf(start + i)) ? 20 : 100));
+    const weekend = forecastDays(history, saturday, 15, saturday + 1); // the rest of Saturday, and Sunday
+    expect(weekend.method).toBe("weekday-level");
+    expect(weekend.remaining!.p50).toBeGreaterThan(15);
+    // the factors are shrunk towards 1 by design (k / (k + 2) for k weeks), so 25 is read as about 45
+    expect(weekend.remaining!.p50).toBeLessThan(55);
+    const weekdays = forecastDays(history, saturday + 2, 0, saturday + 6); // Monday to Friday
+    expect(weekdays.remaining!.p50).toBeGreaterThan(400);
+  });
+
+  it("forecasts the rest of today from today's expected spend minus what it shows", () => {
+    const history = Array(40).fill(100);
+    const morning = forecastDays(history, MONDAY, 10, MONDAY);
+    const evening = forecastDays(history, MONDAY, 95, MONDAY);
+    expect(morning.remaining!.p50).toBeCloseTo(90, 0);
+    expect(evening.remaining!.p50).toBeCloseTo(5, 0);
+  });
+
+  it("does not let a spike drag the level, and resets after a step change", () => {
+    const spiky = [...Array(40).fill(100)];
+    spiky[35] = 5000;
+    expect(forecastDays(spiky, MONDAY, 0, MONDAY + 9).dailyRate).toBeLessThan(130);
+    const stepped = [...Array(40).fill(100), 300, 300, 300];
+    expect(forecastDays(stepped, MONDAY, 0, MONDAY + 9).dailyRate).toBeGreaterThan(250);
+  });
+
+  it("orders its quantiles", () => {
+    const noisy = Array.from({ length: 90 }, (_, i) => 100 + ((i * 37) % 41) - 20);
+    const f = forecastDays(noisy, MONDAY, 0, MONDAY + 20);
+    expect(f.backtests).toBeGreaterThanOrEqual(8);
+    expect(f.remaining!.p50).toBeLessThanOrEqual(f.remaining!.p80);
+    expect(f.remaining!.p80).toBeLessThanOrEqual(f.remaining!.p90);
+  });
+});
