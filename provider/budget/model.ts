@@ -84,8 +84,8 @@ function fitModel(amounts: number[], firstDay: number): Fit | undefined {
       const vs = clipped.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length === 0) continue;
       const raw = vs.reduce((a, b) => a + b, 0) / vs.length / mean;
-      // shrunk towards 1 when few weeks back it
-      factors[w] = 1 + ((raw - 1) * vs.length) / (vs.length + 2);
+      // shrunk towards 1 when few weeks back it (k / (k + 0.5) for k weeks)
+      factors[w] = 1 + ((raw - 1) * vs.length) / (vs.length + 0.5);
     }
     const avg = factors.reduce((a, b) => a + b, 0) / 7;
     for (let w = 0; w < 7; w++) factors[w] = factors[w]! / avg;
