@@ -11,6 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { forecastDays } from "../provider/budget/model";
+import { MODEL_HISTORY_DAYS } from "../provider/check";
 
 const ROOT = resolve(__dirname, "..", "..");
 const AS_OF = [3, 7, 10, 15, 20, 25];
@@ -100,7 +101,8 @@ function main(): void {
         if (truth <= 0) continue;
         for (const d of AS_OF) {
           const today = first + d - 1; // index of the as-of day; evaluated at its start
-          const history = a.slice(0, today);
+          // what `costgate check` reads: the model's history window, no more
+          const history = a.slice(Math.max(0, today - MODEL_HISTORY_DAYS), today);
           const mtd = a.slice(first, today).reduce((x, v) => x + v, 0);
           const lastIdx = first + len - 1;
           const daysLeftAfterToday = lastIdx - today;

@@ -151,6 +151,10 @@ Examples:
       .command("check")
       .description("run the budget rules on live billing data; exit 1 when a mandatory rule fails")
       .option(
+        "--quantile <q>",
+        "judge monthly-budget and min-runway-days on the forecast model's p50, p80 or p90 (default: the trailing mean)",
+      )
+      .option(
         "--as-of <day>",
         "judge as at the start of this UTC day (YYYY-MM-DD): no charge of that day or later is read; balance rules are not judged",
       )

@@ -16,9 +16,12 @@ export interface ProjectCheck {
   evaluation: Evaluation;
 }
 
+/** Days of history the forecast model reads: 12 weeks (8 for the weekday factors, the rest for its backtests). */
+export const MODEL_HISTORY_DAYS = 84;
+
 /**
- * checkPeriodStart is the first day the budget rules look at: the month's first day, or earlier
- * when the trailing average or the spike median (and the last full day before it) reach further back.
+ * checkPeriodStart is the first day the budget rules look at: 12 weeks back for the forecast model, or
+ * further when the trailing average or the spike median (and the last full day before it) reach further.
  */
 export function checkPeriodStart(now: Date, config: BudgetConfig = {}): string {
   const today = isoDay(now);
@@ -27,6 +30,7 @@ export function checkPeriodStart(now: Date, config: BudgetConfig = {}): string {
     Math.max(
       config.trailingDays ?? DEFAULT_TRAILING_DAYS,
       config.spikeWindowDays ?? DEFAULT_SPIKE_WINDOW_DAYS,
+      MODEL_HISTORY_DAYS,
     ) + 1;
   const windowStart = addDays(today, -back);
   return windowStart < monthStart ? windowStart : monthStart;
@@ -40,10 +44,10 @@ export async function fetchProjectData(
   const from = checkPeriodStart(q.now, q.config);
   const [balance, consumption] = await Promise.all([
     getBalance(ep, { projectId: q.projectId, product: q.product }, () => q.now),
-    // A check reads at most about two months: one request.
+    // A check reads 12 weeks (the forecast model's history) and the month so far: one request.
     getConsumption(
       ep,
-      { projectId: q.projectId, product: q.product, from, to: q.now, windowDays: 62 },
+      { projectId: q.projectId, product: q.product, from, to: q.now, windowDays: 93 },
       () => q.now,
     ),
   ]);
@@ -92,7 +96,7 @@ export async function checkAsOf(
       product: q.product,
       from: from <= last ? from : last,
       to: last,
-      windowDays: 62,
+      windowDays: 93,
     },
     () => now,
   );
@@ -104,6 +108,8 @@ export async function checkAsOf(
     fetchedAt: now.toISOString(),
   };
   const evaluation = evaluateData({ balance, consumption }, q.projectId, now, q.config);
+  // no balance was read: no runway to forecast
+  evaluation.figures.forecast.runwayDays = null;
   evaluation.findings = evaluation.findings.map((f) =>
     BALANCE_RULES.has(f.rule) && f.level !== "disabled"
       ? {

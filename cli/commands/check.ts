@@ -56,6 +56,7 @@ export function budgetConfigFrom(o: Opts): BudgetConfig {
     monthlyBudget: num(o, "monthlyBudget", "--monthly-budget"),
     minRunwayDays: num(o, "minRunwayDays", "--min-runway-days"),
     spikeFactor: num(o, "spikeFactor", "--spike-factor"),
+    quantile: typeof o["quantile"] === "string" ? (o["quantile"] as BudgetConfig["quantile"]) : undefined,
     levels: Object.keys(levels).length ? levels : undefined,
   };
   const clean = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as BudgetConfig;

@@ -80,7 +80,18 @@ export async function fetchReport(
     getConsumption(ep, { ...common, from: q.from, to: q.to, onWindow: onWindow("period") }, clock),
     covered
       ? undefined
-      : getConsumption(ep, { ...common, from: evalFrom, to: today, onWindow: onWindow("rules") }, clock),
+      : // the rules' 12 weeks in one request (as `costgate check`) unless --window-days says otherwise
+        getConsumption(
+          ep,
+          {
+            ...common,
+            windowDays: q.windowDays ?? 93,
+            from: evalFrom,
+            to: today,
+            onWindow: onWindow("rules"),
+          },
+          clock,
+        ),
   ]);
   return buildReport({
     balance,

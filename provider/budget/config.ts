@@ -34,8 +34,8 @@ export const THRESHOLD_OF = {
 /** RULE_SETTINGS lists the settings each rule reads (the policy pack gives each policy these). */
 export const RULE_SETTINGS: Readonly<Record<RuleName, readonly (keyof BudgetConfig)[]>> = {
   "min-balance": ["minBalance", "includeBonuses"],
-  "monthly-budget": ["monthlyBudget", "forecast", "trailingDays"],
-  "min-runway-days": ["minRunwayDays", "includeBonuses", "trailingDays"],
+  "monthly-budget": ["monthlyBudget", "forecast", "trailingDays", "quantile", "forecastMethod"],
+  "min-runway-days": ["minRunwayDays", "includeBonuses", "trailingDays", "quantile", "forecastMethod"],
   "daily-spike": ["spikeFactor", "spikeWindowDays"],
 };
 
@@ -52,6 +52,10 @@ export function configuredGates(config: BudgetConfig): (keyof typeof THRESHOLD_O
   );
 }
 
+/** A forecast quantile: half, 80 % or 90 % of outcomes at or under it. */
+export type Quantile = "p50" | "p80" | "p90";
+/** DEFAULT_QUANTILE is the quantile the forecast gates judge unless told: p80, as AWS Budgets' interval. */
+export const DEFAULT_QUANTILE: Quantile = "p80";
 /** DEFAULT_TRAILING_DAYS is how many full days the trailing daily average looks back over. */
 export const DEFAULT_TRAILING_DAYS = 7;
 /** DEFAULT_SPIKE_WINDOW_DAYS is how many days before the last full day the spike median covers. */
@@ -90,6 +94,10 @@ export function budgetConfigSchema() {
       spikeWindowDays: wholeDays(3, 366).default(DEFAULT_SPIKE_WINDOW_DAYS),
       trailingDays: wholeDays(1, 366).default(DEFAULT_TRAILING_DAYS),
       extraDailyCost: finite().default(0),
+      quantile: z.enum(["p50", "p80", "p90"], { error: "must be p50, p80 or p90" }).default(DEFAULT_QUANTILE),
+      forecastMethod: z
+        .enum(["model", "trailing-mean"], { error: "must be model or trailing-mean" })
+        .default("model"),
       levels: z
         .object({
           "min-balance": level.default(DEFAULT_LEVELS["min-balance"]),
@@ -118,6 +126,11 @@ export function budgetConfigSchema() {
  * - `spikeWindowDays` (3–366, default 14) — daily-spike takes the median over this many days before the
  *   last full day.
  * - `trailingDays` (1–366, default 7) — full days behind the trailing daily average.
+ * - `quantile` (`p50`, `p80` or `p90`, default `p80`) — the forecast model's quantile monthly-budget and
+ *   min-runway-days judge: with `p80` a gate fails when the month's spend has more than a 20 % chance of
+ *   passing the budget (docs/FORECAST.md says why p80).
+ * - `forecastMethod` (`model` or `trailing-mean`, default `model`) — `trailing-mean` judges the trailing
+ *   daily average × days left instead of the model's quantile.
  * - `extraDailyCost` (any sign, default 0) — added to the trailing average for the forecast and the runway:
  *   the daily cost of a planned change (negative for deletions).
  * - `levels` — `Partial<Record<RuleName, Level>>`; unnamed rules keep {@link DEFAULT_LEVELS}.
@@ -135,6 +148,16 @@ export interface BudgetConfig {
   spikeWindowDays?: number;
   trailingDays?: number;
   extraDailyCost?: number;
+  /**
+   * The forecast model's quantile monthly-budget and min-runway-days judge (default `p80`): `p80` reads
+   * "80 % likely to spend at most ...", `p50` is the median forecast, `p90` the cautious one.
+   */
+  quantile?: Quantile;
+  /**
+   * `model` (default): the gates judge the forecast model's `quantile`. `trailing-mean`: the trailing
+   * daily average × days left, one number with no interval (the forecast before the model).
+   */
+  forecastMethod?: "model" | "trailing-mean";
   levels?: Partial<Record<RuleName, Level>>;
 }
 
@@ -149,6 +172,8 @@ export interface ResolvedBudgetConfig {
   spikeWindowDays: number;
   trailingDays: number;
   extraDailyCost: number;
+  quantile: Quantile;
+  forecastMethod: "model" | "trailing-mean";
   levels: Record<RuleName, Level>;
 }
 

@@ -5,15 +5,18 @@ import { trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { dailySpikeRule } from "./daily-spike";
 import { dayString } from "./days";
+import type { MonthForecast } from "./forecast";
 import { forecastOf } from "./forecast";
 import { minBalanceRule } from "./min-balance";
 import { minRunwayDaysRule } from "./min-runway-days";
+import { forecastDays } from "./model";
 import { cents } from "./money";
 import { monthlyBudgetRule } from "./monthly-budget";
 import type { BudgetRule, RuleContext } from "./rule";
 import { availableOf, runwayOf } from "./runway";
+import type { Series } from "./series";
 import { amountOn, checkInput, toSeries } from "./series";
-import type { BudgetInput, Evaluation, Finding } from "./types";
+import type { BudgetInput, Evaluation, Finding, ForecastFigures, QuantileFigures } from "./types";
 
 /** budgetRules lists every budget rule, in the order `evaluate` runs them. */
 export const budgetRules: readonly BudgetRule[] = [
@@ -52,7 +55,9 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
     trailing,
     cfg.extraDailyCost,
   );
-  const ctx: RuleContext = { input, config: cfg, series, trailing, forecast, runway };
+  const modelFigures = forecastFiguresOf(series, forecast, runway.available, cfg.extraDailyCost);
+  const ctx: RuleContext = { input, config: cfg, series, trailing, forecast, runway, model: modelFigures };
+  const byModel = cfg.forecastMethod === "model";
 
   const findings = budgetRules.map((rule): Finding => {
     const level = cfg.levels[rule.name];
@@ -77,13 +82,96 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
       balance: cents(input.balance),
       bonuses: cents(input.bonuses),
       monthToDate: forecast.monthToDate,
-      forecastMonthEnd: forecast.forecast,
+      // the quantile the gates judge (the trailing-mean forecast under 3 days of charges)
+      forecastMonthEnd: (byModel ? modelFigures.monthEnd?.[cfg.quantile] : undefined) ?? forecast.forecast,
       dailyAverage: trailing.average,
       extraDailyCost: forecast.extraDailyCost,
-      runwayDays: runway.days,
+      runwayDays:
+        (byModel && !runway.exhausted ? modelFigures.runwayDays?.[cfg.quantile] : undefined) ?? runway.days,
       lastFullDay: dayString(lastFullDay),
       lastFullDayAmount: cents(amountOn(series, lastFullDay)),
+      forecast: modelFigures,
     },
     verdict: findings.some((f) => f.level === "mandatory" && f.status === "fail") ? "fail" : "pass",
   };
+}
+
+/** A day of the forecast path: the spend expected that day at each quantile (extra daily cost included). */
+export interface ForecastPathDay extends QuantileFigures {
+  day: string;
+}
+
+/**
+ * forecastPath is the forecast model's month day by day, from tomorrow to the month's end (UTC): what the
+ * report's band draws. Empty under 3 days of charges. `extraDailyCost` is added to every day.
+ *
+ * @example
+ * const days = forecastPath({ consumption, now: new Date() }, { extraDailyCost: 12 });
+ * days[0]; // { day: "2026-11-24", p50: 1004.1, p80: 1040.2, p90: 1062.9 }
+ */
+export function forecastPath(
+  input: Pick<BudgetInput, "consumption" | "now">,
+  config: BudgetConfig = {},
+): ForecastPathDay[] {
+  const cfg = parseBudgetConfig(config);
+  const series = toSeries(input);
+  const month = forecastOf(series, trailingOf(series, cfg.trailingDays), cfg.extraDailyCost);
+  const { days, todaySoFar } = modelHistoryOf(series);
+  const f = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
+  return f.path.slice(1).map((q, i) => ({
+    day: dayString(series.today + 1 + i),
+    ...mapQ(q, (x) => cents(x + cfg.extraDailyCost)),
+  }));
+}
+
+/** The series' full days from the first with a charge to yesterday, and today's charge so far. */
+function modelHistoryOf(series: Series): { days: number[]; todaySoFar: number } {
+  const days: number[] = [];
+  let first: number | undefined;
+  for (const [day, amount] of series.amounts) {
+    if (day < series.today && amount.gt(0)) {
+      first = day;
+      break;
+    }
+  }
+  if (first !== undefined)
+    for (let d = first; d < series.today; d++) days.push(amountOn(series, d).toNumber());
+  return { days, todaySoFar: amountOn(series, series.today).toNumber() };
+}
+
+/**
+ * forecastFiguresOf runs the forecast model over the series' full days (from the first day with a
+ * charge to yesterday) and today's charge so far.
+ */
+function forecastFiguresOf(
+  series: Series,
+  month: MonthForecast,
+  available: number,
+  extraDailyCost: number,
+): ForecastFigures {
+  const { days, todaySoFar } = modelHistoryOf(series);
+  const toMonthEnd = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
+  const base = {
+    method: toMonthEnd.method,
+    confidence: toMonthEnd.confidence,
+    historyDays: toMonthEnd.historyDays,
+  };
+  if (!toMonthEnd.remaining) return { monthEnd: null, runwayDays: null, ...base };
+  const extra = extraDailyCost * month.daysLeft;
+  const monthEnd = mapQ(toMonthEnd.remaining, (r) => cents(month.monthToDate + Math.max(0, r + extra)));
+  const next30 = forecastDays(days, series.today, todaySoFar, series.today + 29);
+  let runwayDays: QuantileFigures | null = null;
+  if (next30.remaining) {
+    const rate = mapQ(next30.remaining, (r) => Math.max(0, r / 30 + extraDailyCost));
+    if (available <= 0) runwayDays = { p50: 0, p80: 0, p90: 0 };
+    else if (rate.p50 > 0)
+      runwayDays = mapQ(rate, (x) =>
+        x > 0 ? Math.floor((available / x) * 10) / 10 : Number.MAX_SAFE_INTEGER,
+      );
+  }
+  return { monthEnd, runwayDays, ...base };
+}
+
+function mapQ(q: QuantileFigures, f: (x: number) => number): QuantileFigures {
+  return { p50: f(q.p50), p80: f(q.p80), p90: f(q.p90) };
 }

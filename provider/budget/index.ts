@@ -4,10 +4,12 @@ export {
   budgetConfigJsonSchema,
   configuredGates,
   DEFAULT_LEVELS,
+  DEFAULT_QUANTILE,
   DEFAULT_SPIKE_FACTOR,
   DEFAULT_SPIKE_WINDOW_DAYS,
   DEFAULT_TRAILING_DAYS,
   parseBudgetConfig,
+  type Quantile,
   type ResolvedBudgetConfig,
   RULE_NAMES,
   RULE_SETTINGS,
@@ -15,7 +17,7 @@ export {
 } from "./config";
 export { dailySpikeRule, MIN_SPIKE_DAYS } from "./daily-spike";
 export { daysLeftInMonth } from "./days";
-export { budgetRules, evaluate } from "./engine";
+export { budgetRules, evaluate, type ForecastPathDay, forecastPath } from "./engine";
 export { forecastMonthEnd, type MonthForecast } from "./forecast";
 export { minBalanceRule } from "./min-balance";
 export { minRunwayDaysRule } from "./min-runway-days";

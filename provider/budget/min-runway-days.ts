@@ -1,23 +1,47 @@
 /**
- * min-runway-days: the balance lasts at least `minRunwayDays` at the trailing daily rate.
+ * min-runway-days: the balance lasts at least `minRunwayDays` at the forecast model's spend.
  */
 import { formatFixed1, formatMoney, formatNumber } from "./money";
-import { type BudgetRule, changeNote, notConfigured, type RuleContext } from "./rule";
+import { type BudgetRule, changeNote, confidenceNote, notConfigured, type RuleContext } from "./rule";
 import type { Status } from "./types";
 
 /**
- * minRunwayDaysRule passes when the runway (see `runwayDays`) is at least `minRunwayDays`, or infinite
- * (no spend). A balance of 0 or less always fails, whatever the threshold. It is skipped when
- * `minRunwayDays` is not set. Mandatory by default.
+ * minRunwayDaysRule passes when the runway at the forecast model's `quantile` (default p80: the balance is
+ * 80 % likely to last at least that long) is at least `minRunwayDays`, or infinite (no spend). Under 3
+ * days of charges the trailing rate is used, and said. A balance of 0 or less always fails, whatever the
+ * threshold. It is skipped when `minRunwayDays` is not set. Mandatory by default.
  */
 export const minRunwayDaysRule: BudgetRule = {
   name: "min-runway-days",
-  description: "The project's balance lasts a minimum number of days at its recent daily spend.",
+  description: "The project's balance lasts a minimum number of days at its forecast daily spend.",
   defaultLevel: "mandatory",
   check(ctx) {
     const { config, runway: r } = ctx;
     if (config.minRunwayDays === undefined) return notConfigured(ctx, "min-runway-days", "minRunwayDays");
     const min = config.minRunwayDays;
+    const q = config.quantile;
+    const modelDays =
+      r.exhausted || config.forecastMethod !== "model" ? undefined : ctx.model.runwayDays?.[q];
+    if (modelDays !== undefined) {
+      return {
+        status: modelDays >= min ? "pass" : "fail",
+        message:
+          `Project ${ctx.input.projectId}'s balance of ${formatMoney(r.available)}${config.includeBonuses ? " including bonuses" : ""} ` +
+          `is ${q.slice(1)} % likely to last at least ${formatFixed1(modelDays)} days at its forecast spend${changeNote(r.extraDailyCost)}; ` +
+          `the policy requires ${formatNumber(min, 1)}${confidenceNote(ctx)}.`,
+        figures: {
+          runwayDays: modelDays,
+          quantile: q,
+          available: r.available,
+          includeBonuses: config.includeBonuses,
+          method: ctx.model.method,
+          confidence: ctx.model.confidence,
+          historyDays: ctx.model.historyDays,
+          extraDailyCost: r.extraDailyCost,
+          minRunwayDays: min,
+        },
+      };
+    }
     let status: Status;
     if (r.exhausted) status = "fail";
     else if (r.infinite || r.days === null) status = "pass";
@@ -41,7 +65,7 @@ export const minRunwayDaysRule: BudgetRule = {
   },
 };
 
-function describeRunway({ input, config, runway: r }: RuleContext): string {
+function describeRunway({ input, config, runway: r, model }: RuleContext): string {
   const who = `Project ${input.projectId}`;
   const money = `${formatMoney(r.available)}${config.includeBonuses ? " including bonuses" : ""}`;
   if (r.exhausted) return `${who} has a balance of ${money}, so it has no runway left`;
@@ -54,5 +78,10 @@ function describeRunway({ input, config, runway: r }: RuleContext): string {
     return `${who} has no spend${when}, so its balance of ${money} does not run out`;
   }
   const rate = `${formatMoney(r.dailyRate)}/day${changeNote(r.extraDailyCost)}`;
-  return `${who} has ${formatFixed1(r.days)} days of runway at ${rate}`;
+  // no model forecast (under 3 days of charges): the trailing rate, said so
+  const cold =
+    config.forecastMethod === "model" && model.method === "none"
+      ? " (no forecast yet: under 3 days of charges)"
+      : "";
+  return `${who} has ${formatFixed1(r.days)} days of runway at ${rate}${cold}`;
 }

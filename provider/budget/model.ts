@@ -26,6 +26,11 @@ export interface ModelForecast {
   remaining: Quantiles | null;
   /** How many backtests gave the intervals (0: the fallback widening was used). */
   backtests: number;
+  /**
+   * Day by day from today (its rest) to the horizon's last day: the expected spend scaled to each
+   * quantile of `remaining` (the days' quantiles sum to `remaining`'s). Empty without a forecast.
+   */
+  path: Quantiles[];
 }
 
 const DAY_WEEK = 7;
@@ -150,6 +155,7 @@ export function forecastDays(
       dailyRate: 0,
       remaining: null,
       backtests: 0,
+      path: [],
     };
   }
   const point = pointRemaining(f, today, todaySoFar, lastDay);
@@ -187,6 +193,12 @@ export function forecastDays(
     remaining = { p50: point, p80: point * (1 + 0.84 * spread), p90: point * (1 + 1.28 * spread) };
     confidence = "low";
   }
+  const path: Quantiles[] = [];
+  for (let d = today; d <= lastDay; d++) {
+    const e = d === today ? Math.max(0, expected(f, today) - todaySoFar) : expected(f, d);
+    const share = point > 0 ? e / point : 0;
+    path.push({ p50: remaining.p50 * share, p80: remaining.p80 * share, p90: remaining.p90 * share });
+  }
   return {
     method: f.method,
     confidence,
@@ -194,5 +206,6 @@ export function forecastDays(
     dailyRate: f.level,
     remaining,
     backtests: ratios.length >= 8 ? ratios.length : 0,
+    path,
   };
 }

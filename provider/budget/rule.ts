@@ -7,7 +7,7 @@ import type { MonthForecast } from "./forecast";
 import { formatMoney } from "./money";
 import type { Runway } from "./runway";
 import type { Series } from "./series";
-import type { BudgetInput, Finding, Level, RuleName } from "./types";
+import type { BudgetInput, Finding, ForecastFigures, Level, RuleName } from "./types";
 
 /**
  * RuleContext is what a rule's check reads: the validated input and configuration, and the figures
@@ -21,6 +21,8 @@ export interface RuleContext {
   trailing: TrailingAverage;
   forecast: MonthForecast;
   runway: Runway;
+  /** The forecast model's quantiles, method and confidence. */
+  model: ForecastFigures;
 }
 
 /**
@@ -61,4 +63,20 @@ export function changeNote(extraDailyCost: number): string {
   if (extraDailyCost > 0) return ` after a change adding ${formatMoney(extraDailyCost)}/day`;
   if (extraDailyCost < 0) return ` after a change removing ${formatMoney(-extraDailyCost)}/day`;
   return "";
+}
+
+/** plural says "1 day", "2 days". @internal */
+export function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * confidenceNote is " (low confidence: run-rate over 9 days of history)" when the model's confidence is
+ * low, and "" otherwise.
+ * @internal
+ */
+export function confidenceNote(ctx: RuleContext): string {
+  if (ctx.model.confidence !== "low") return "";
+  const how = ctx.model.method === "run-rate" ? "a run-rate over " : "";
+  return ` (low confidence: ${how}${plural(ctx.model.historyDays, "day")} of history)`;
 }

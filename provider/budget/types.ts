@@ -65,18 +65,50 @@ export interface EvaluationFigures {
   bonuses: number;
   /** Sum of `totalAmount` from the 1st of the current UTC month to today, today's partial day included. */
   monthToDate: number;
-  /** `monthToDate` + daily rate × days left in the month after today. */
+  /**
+   * The month-end forecast the gates judge: the model's `forecast.monthEnd` at the configured quantile
+   * (default p80); under 3 days of charges, `monthToDate` + trailing daily rate × days left.
+   */
   forecastMonthEnd: number;
   /** The trailing daily average (see `trailingAverage`), rounded to cents, without `extraDailyCost`. */
   dailyAverage: number;
   /** The configured `extraDailyCost` (rounded to cents) added for the forecast and the runway. */
   extraDailyCost: number;
-  /** Days the balance lasts at the daily rate, rounded down to 0.1; `null` when nothing is spent (infinite). */
+  /**
+   * Days the balance lasts, rounded down to 0.1: the model's `forecast.runwayDays` at the configured
+   * quantile, or at the trailing daily rate without a model forecast; `null` when nothing is spent.
+   */
   runwayDays: number | null;
   /** The last full UTC day: yesterday relative to `now`, `YYYY-MM-DD`. */
   lastFullDay: string;
   /** `totalAmount` of the last full day; 0 when that day has no charge. */
   lastFullDayAmount: number;
+  /** The forecast model's view (provider/budget/model.ts): quantiles of the month's end and of the runway. */
+  forecast: ForecastFigures;
+}
+
+/** Quantiles: half the time at or under p50, 80 % under p80, 90 % under p90 (for spend). */
+export interface QuantileFigures {
+  p50: number;
+  p80: number;
+  p90: number;
+}
+
+/**
+ * ForecastFigures are the model's month-end and runway forecasts. For the runway, p80 and p90 are the
+ * shorter ones: the days the balance lasts if spend comes in at the p80 or p90 of its forecast.
+ */
+export interface ForecastFigures {
+  /** Month to date plus the model's spend for the rest of the month (today's rest included), with any extra daily cost. */
+  monthEnd: QuantileFigures | null;
+  /** Days the money lasts at the model's spend rate for the next 30 days; null when nothing is spent. */
+  runwayDays: QuantileFigures | null;
+  /** `weekday-level`, `run-rate` or `none` (under 3 days of history). */
+  method: "weekday-level" | "run-rate" | "none";
+  /** `normal`, `low` or `none`. */
+  confidence: "normal" | "low" | "none";
+  /** Full days of history the model saw (from the first day with a charge). */
+  historyDays: number;
 }
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */

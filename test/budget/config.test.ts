@@ -13,6 +13,8 @@ describe("parseBudgetConfig", () => {
       spikeWindowDays: 14,
       trailingDays: 7,
       extraDailyCost: 0,
+      quantile: "p80",
+      forecastMethod: "model",
       levels: {
         "min-balance": "mandatory",
         "monthly-budget": "mandatory",

@@ -25,12 +25,23 @@ describe("evaluate", () => {
       balance: 12400,
       bonuses: 0,
       monthToDate: 20300,
-      forecastMonthEnd: 29300,
+      // the gates' quantile, p80 by default
+      forecastMonthEnd: result.figures.forecast.monthEnd?.p80,
       dailyAverage: 1000,
       extraDailyCost: 0,
       runwayDays: 12.4,
       lastFullDay: "2026-11-20",
       lastFullDayAmount: 1000,
+      // the model also forecasts the rest of today (1,000.00 expected, 300.00 shown): 700.00 more than
+      // the trailing mean's month end; 27 days give too few backtests at this horizon, so the intervals
+      // come from the days' spread and confidence is low
+      forecast: {
+        monthEnd: { p50: 30000, p80: expect.closeTo(30129, -1), p90: expect.closeTo(30196, -1) },
+        runwayDays: { p50: 12.5, p80: 12.4, p90: 12.3 },
+        method: "weekday-level",
+        confidence: "low",
+        historyDays: 27,
+      },
     });
   });
 
@@ -99,13 +110,20 @@ describe("evaluate", () => {
   });
 
   it("applies an extra daily cost to the forecast and runway only", () => {
-    const { figures } = evaluate(happy(), { ...ALL, extraDailyCost: 240 });
-    expect(figures).toMatchObject({
+    const trailing = { ...ALL, extraDailyCost: 240, forecastMethod: "trailing-mean" } as const;
+    expect(evaluate(happy(), trailing).figures).toMatchObject({
       monthToDate: 20300,
       forecastMonthEnd: 31460,
       dailyAverage: 1000,
       runwayDays: 10,
     });
+    // the model: 9 days after today at 240.00 more, on every quantile
+    const before = evaluate(happy(), ALL).figures.forecast;
+    const after = evaluate(happy(), { ...ALL, extraDailyCost: 240 }).figures;
+    expect(after.forecast.monthEnd?.p50).toBeCloseTo((before.monthEnd?.p50 ?? 0) + 2160, 2);
+    expect(after.forecast.monthEnd?.p90).toBeCloseTo((before.monthEnd?.p90 ?? 0) + 2160, 2);
+    expect(after.monthToDate).toBe(20300);
+    expect(after.runwayDays).toBeLessThan(before.runwayDays?.p80 ?? 0);
   });
 
   it("returns plain JSON for no consumption yet (infinite runway is null)", () => {

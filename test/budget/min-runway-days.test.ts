@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { BudgetConfig, BudgetInput, Status } from "../../provider/budget";
+import { evaluate } from "../../provider/budget";
 import { daysBefore, finding, happy } from "./fixtures";
 
 type Case = [string, Partial<BudgetInput>, BudgetConfig, Status, string];
 
 const TODAY = "2026-11-21";
 
-describe("min-runway-days", () => {
+describe("min-runway-days with forecastMethod: trailing-mean (the forecast before the model)", () => {
+  const TM = { forecastMethod: "trailing-mean" } as const;
   const cases: Case[] = [
     [
       "the worked example",
@@ -95,7 +97,7 @@ describe("min-runway-days", () => {
   ];
 
   it.each(cases)("%s", (_name, change, config, status, message) => {
-    const f = finding("min-runway-days", happy(change), config);
+    const f = finding("min-runway-days", happy(change), { ...TM, ...config });
     expect({ level: f.level, status: f.status, message: f.message }).toEqual({
       level: "mandatory",
       status,
@@ -104,13 +106,45 @@ describe("min-runway-days", () => {
   });
 
   it("reports an infinite runway as null plus infinite: true, which survives JSON", () => {
-    const f = finding("min-runway-days", happy({ consumption: [] }), { minRunwayDays: 14 });
+    const f = finding("min-runway-days", happy({ consumption: [] }), { ...TM, minRunwayDays: 14 });
     expect(f.figures).toMatchObject({ runwayDays: null, infinite: true, exhausted: false, dailyRate: 0 });
     expect(JSON.parse(JSON.stringify(f.figures))).toEqual(f.figures);
   });
 
   it("reports a spent balance as 0 days, exhausted", () => {
-    const f = finding("min-runway-days", happy({ balance: -250 }), { minRunwayDays: 14 });
+    const f = finding("min-runway-days", happy({ balance: -250 }), { ...TM, minRunwayDays: 14 });
     expect(f.figures).toMatchObject({ runwayDays: 0, infinite: false, exhausted: true, available: -250 });
+  });
+});
+
+describe("min-runway-days on the forecast model (the default)", () => {
+  it("judges the runway at p80 spend: 80 % likely to last at least N days", () => {
+    const e = evaluate(happy(), { minRunwayDays: 12 });
+    const f = e.findings.find((x) => x.rule === "min-runway-days")!;
+    const r = e.figures.forecast.runwayDays!;
+    // more spend, fewer days: p90's runway is the shortest
+    expect(r.p90).toBeLessThanOrEqual(r.p80);
+    expect(r.p80).toBeLessThanOrEqual(r.p50);
+    expect(e.figures.runwayDays).toBe(r.p80);
+    expect(f.status).toBe("pass");
+    expect(f.message).toBe(
+      `Project 4242's balance of 12,400.00 is 80 % likely to last at least ${r.p80.toFixed(1)} days at its forecast spend; the policy requires 12 (low confidence: 27 days of history).`,
+    );
+  });
+
+  it("fails a spent balance whatever the model says", () => {
+    const f = finding("min-runway-days", happy({ balance: -1 }), { minRunwayDays: 0 });
+    expect(f.status).toBe("fail");
+    expect(f.figures).toMatchObject({ exhausted: true });
+  });
+
+  it("uses the trailing rate under 3 days of charges, and says there is no forecast yet", () => {
+    const f = finding("min-runway-days", happy({ consumption: daysBefore(TODAY, [500, 500]) }), {
+      minRunwayDays: 30,
+    });
+    expect(f.status).toBe("fail");
+    expect(f.message).toBe(
+      "Project 4242 has 24.8 days of runway at 500.00/day (no forecast yet: under 3 days of charges); the policy requires 30.",
+    );
   });
 });

@@ -52,7 +52,7 @@ describe("costgate check", () => {
     const f = e.findings.find((x: { rule: string }) => x.rule === "min-runway-days");
     expect(f.status).toBe("fail");
     expect(f.message).toMatch(
-      /Project 6001 has [\d.]+ days of runway at [\d,.]+\/day; the policy requires 20\./,
+      /Project 6001's balance of [\d,.]+ is 80 % likely to last at least [\d.]+ days at its forecast spend; the policy requires 20\./,
     );
   });
 

@@ -90,7 +90,7 @@ describe("the budget pack over the analyzer protocol", () => {
     expect(failing).toHaveLength(1);
     expect(failing[0]).toMatchObject({ policyName: "min-runway-days", enforcementLevel: "mandatory" });
     expect(failing[0]?.message).toMatch(
-      /Project 5001 has 10(\.0)? days of runway at 100\.00\/day; the policy requires 14\./,
+      /Project 5001's balance of 1,000\.00 is 80 % likely to last at least (9\.\d|10(\.0)?) days at its forecast spend; the policy requires 14\./,
     );
     pack?.close();
     const passing = await run({
@@ -199,11 +199,13 @@ describe("the budget pack over the analyzer protocol", () => {
     );
     expect(ds).toHaveLength(1);
     expect(ds[0]?.message).toMatch(
-      /Project 5001 has 2\.7 days of runway at 364\.00\/day after a change adding 264\.00\/day; the policy requires 5\./,
+      /Project 5001's balance of 1,000\.00 is 80 % likely to last at least 2\.7 days at its forecast spend after a change adding 264\.00\/day; the policy requires 5\./,
     );
     expect(ds[0]?.message).toMatch(
       /This change adds 264\.00\/day for 3 new resources \(instance m1\.large, volume 100 GB, floating IP\)\./,
     );
-    expect(ds[0]?.message).toMatch(/Before it: Project 5001 has 10(\.0)? days of runway at 100\.00\/day/);
+    expect(ds[0]?.message).toMatch(
+      /Before it: Project 5001's balance of 1,000\.00 is 80 % likely to last at least (9\.\d|10(\.0)?) days at its forecast spend/,
+    );
   });
 });

@@ -90,7 +90,7 @@ describe("each policy", () => {
   it("fails the monthly budget with actual and forecast figures", async () => {
     const [m] = await validate(monthlyBudget, { projectId: 4242, monthlyBudget: 1 });
     expect(m).toMatch(
-      /^Project 4242 spent [\d,.]+ this month and is forecast to spend [\d,.]+ by \d+ \w+; the monthly budget is 1\.00\.$/,
+      /^Project 4242 spent [\d,.]+ this month and is 80 % likely to spend at most [\d,.]+ by \d+ \w+; the monthly budget is 1\.00( \(low confidence: [^)]+\))?\.$/,
     );
   });
 });

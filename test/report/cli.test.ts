@@ -51,8 +51,8 @@ describe("costgate report", () => {
     expect(r.stdout).toMatch(/◂ budget( [\d,.]+)?$/m);
     expect(r.stdout).toMatch(/(PASS|FAIL)\s+monthly-budget\s+mandatory/);
     expect(r.stdout).toMatch(/Runway\s+\d+\.\d days/);
-    // the default period, 60 days to today, fits in 31-day windows: 2 requests, and the balance
-    expect(billingRequests()).toHaveLength(3);
+    // the default period, 60 days to today, in 31-day windows: 2 requests; the rules' 12 weeks: 1; the balance
+    expect(billingRequests()).toHaveLength(4);
   });
 
   it("prints no color with NO_COLOR, even when FORCE_COLOR is set", async () => {

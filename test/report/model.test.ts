@@ -53,9 +53,12 @@ describe("buildReport", () => {
     expect(allowanceOn("2026-11-05", undefined)).toBeNull();
   });
 
-  it("starts the rules' data at the 1st of the month or 15 days back, whichever is earlier", () => {
+  it("starts the rules' data 12 weeks and a day back (the forecast model's history), or further when a window asks", () => {
     const cfg = parseBudgetConfig({});
-    expect(checkPeriodStart(new Date("2026-11-22T10:00:00Z"), cfg)).toBe("2026-11-01");
-    expect(checkPeriodStart(new Date("2026-11-03T10:00:00Z"), cfg)).toBe("2026-10-19");
+    expect(checkPeriodStart(new Date("2026-11-22T10:00:00Z"), cfg)).toBe("2026-08-29");
+    expect(checkPeriodStart(new Date("2026-11-03T10:00:00Z"), cfg)).toBe("2026-08-10");
+    expect(checkPeriodStart(new Date("2026-11-22T10:00:00Z"), parseBudgetConfig({ trailingDays: 90 }))).toBe(
+      "2026-08-23",
+    );
   });
 });
