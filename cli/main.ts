@@ -152,7 +152,7 @@ Examples:
       .description("run the budget rules on live billing data; exit 1 when a mandatory rule fails")
       .option(
         "--quantile <q>",
-        "judge monthly-budget and min-runway-days on the forecast model's p50, p80 or p90 (default: the trailing mean)",
+        "the forecast model's quantile monthly-budget and min-runway-days judge: p50, p80 or p90 (default p80)",
       )
       .option(
         "--as-of <day>",
@@ -169,7 +169,7 @@ Examples:
       .option("--min-balance <amount>", "balance must stay at or above this")
       .option("--include-bonuses", "count bonuses towards the balance and runway")
       .option("--monthly-budget <amount>", "month-to-date spend plus forecast must fit this")
-      .option("--min-runway-days <days>", "days until the balance runs out at the trailing average")
+      .option("--min-runway-days <days>", "days the balance must last at the forecast spend")
       .option("--spike-factor <factor>", "flag yesterday above the 14-day median times this (advisory)")
       .option(
         "--level <rule=level>",
@@ -211,6 +211,14 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       .option("--to <day>", "last day: YYYY-MM-DD (the whole day) or an ISO timestamp (default: today)")
       .option("--max-period-days <n>", "longest period read, in days (default 1096: about 3 years)")
       .option(
+        "--as-of <day>",
+        "report as at the start of this UTC day (YYYY-MM-DD): no charge of that day or later is read, nor the balance",
+      )
+      .option(
+        "--quantile <q>",
+        "the forecast model's quantile monthly-budget and min-runway-days judge: p50, p80 or p90 (default p80)",
+      )
+      .option(
         "--currency <code>",
         "name the currency beside amounts, e.g. EUR (the billing API does not say)",
       )
@@ -223,7 +231,7 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
       .option("--json", "print {balance, consumption, forecast, config, evaluation} as JSON")
       .option("--monthly-budget <amount>", "budget of a calendar month; its daily allowance is marked")
       .option("--min-balance <amount>", "balance to stay at or above")
-      .option("--min-runway-days <days>", "days the balance must last at the last 7 days' spend")
+      .option("--min-runway-days <days>", "days the balance must last at the forecast spend")
       .option(
         "--spike-factor <factor>",
         "flag yesterday above this many times the 14-day median (default 2)",
@@ -238,6 +246,7 @@ Examples:
   costgate report --project-id 4242 --monthly-budget 40000 --html report.html   # open it in a browser
   costgate report --project-id 4242 --from 2026-10-01 --to 2026-10-31 --markdown >> "$GITHUB_STEP_SUMMARY"
   costgate report --project-id 4242 --min-balance 5000 --json | jq .evaluation.verdict
+  costgate report --project-id 4242 --monthly-budget 40000 --as-of 2026-11-10   # what the gate saw on the 10th
 
 Colors only on a terminal, never with NO_COLOR; progress on stderr only on a terminal.
 Without a threshold the report gives no verdict (never PASS). Exit codes: 0 the report was made (whatever

@@ -159,7 +159,8 @@ export function buildSeed(
         [PRODUCTS.openstack]: {
           balance: between(5_000, 20_000),
           bonuses: between(0, 500),
-          generate: { baseDaily: between(150, 400), historyDays: 700 },
+          // a new service 10 days ago: the forecast's change-point check has to see it
+          generate: { baseDaily: between(150, 400), historyDays: 700, stepDaysAgo: 10, stepFactor: 1.8 },
         },
       },
     },
@@ -193,13 +194,25 @@ export function buildSeed(
         },
       },
     },
+    {
+      id: 1005,
+      products: {
+        [PRODUCTS.openstack]: {
+          balance: between(3_000, 8_000),
+          bonuses: 0,
+          // 9 full days and today: the forecast is a run-rate, marked low confidence
+          generate: { baseDaily: between(100, 300), historyDays: 10 },
+        },
+      },
+    },
   ];
   const describe: Record<number, string> = {
     4242: "demo project: cloud platform and object storage, a spike day in the last 30 days",
-    1001: "staging: cloud platform",
+    1001: "staging: cloud platform, a step up 10 days ago (a new service)",
     1002: "virtualization suite only",
     1003: "negative balance",
     1004: "zero consumption",
+    1005: "new project: 9 days of history",
   };
 
   const data: SeedData = {

@@ -107,23 +107,36 @@ export async function checkAsOf(
     bonuses: 0,
     fetchedAt: now.toISOString(),
   };
-  const evaluation = evaluateData({ balance, consumption }, q.projectId, now, q.config);
-  // no balance was read: no runway to forecast
-  evaluation.figures.forecast.runwayDays = null;
-  evaluation.findings = evaluation.findings.map((f) =>
+  const evaluation = asOfEvaluation(evaluateData({ balance, consumption }, q.projectId, now, q.config), asOf);
+  return { balance, consumption, evaluation };
+}
+
+/**
+ * asOfEvaluation turns an evaluation made without a balance (a replay as of `asOf`) into what such a
+ * replay can say: min-balance and min-runway-days not judged (status `skip`, saying why), no runway
+ * forecast, the verdict from the other rules.
+ */
+export function asOfEvaluation(evaluation: Evaluation, asOf: string): Evaluation {
+  const findings = evaluation.findings.map((f) =>
     BALANCE_RULES.has(f.rule) && f.level !== "disabled"
       ? {
           ...f,
-          status: "skip",
+          status: "skip" as const,
           message: `The ${f.rule} rule is not judged as of ${asOf}: the billing API gives only today's balance.`,
           figures: {},
         }
       : f,
   );
-  evaluation.verdict = evaluation.findings.some((f) => f.level === "mandatory" && f.status === "fail")
-    ? "fail"
-    : "pass";
-  return { balance, consumption, evaluation };
+  return {
+    ...evaluation,
+    figures: {
+      ...evaluation.figures,
+      runwayDays: null,
+      forecast: { ...evaluation.figures.forecast, runwayDays: null },
+    },
+    findings,
+    verdict: findings.some((f) => f.level === "mandatory" && f.status === "fail") ? "fail" : "pass",
+  };
 }
 
 const ACCEPTED_AS_OF = "give a day as YYYY-MM-DD, e.g. 2026-11-10";
@@ -141,7 +154,8 @@ export function parseAsOf(value: unknown, field = "asOf", now: Date = new Date()
   return asOf;
 }
 
-function dayStartOf(day: string): Date {
+/** dayStartOf is 00:00 UTC of a `YYYY-MM-DD` day. */
+export function dayStartOf(day: string): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
 

@@ -6,6 +6,7 @@ import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
 import type { BudgetConfig } from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
+import { dayStartOf, parseAsOf } from "../../provider/check";
 import { EXIT, UsageError } from "../errors";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
@@ -25,7 +26,10 @@ type Opts = Record<string, string | boolean | undefined>;
  * report says it has no verdict (never PASS).
  */
 export async function reportCommand(o: Opts): Promise<number> {
-  const now = new Date();
+  const clock = new Date();
+  const asOf = typeof o["asOf"] === "string" ? parseAsOf(o["asOf"], "--as-of", clock) : undefined;
+  // a replay runs at 00:00 UTC of its day
+  const now = asOf ? dayStartOf(asOf) : clock;
   const format = formatFromFlags(o);
   const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
   const { projectId, product, projectIdFrom, productFrom } = projectAndProduct({
@@ -52,7 +56,7 @@ export async function reportCommand(o: Opts): Promise<number> {
       product,
       o["product"] === undefined && file?.product !== undefined ? "product" : productFrom,
     ),
-    ...periodFromFlags(o, now),
+    ...periodFromFlags(o, now, asOf),
   };
   const config = mergeBudget(fromFile?.config ?? {}, budgetFromFlags(o));
   // asked for a verdict: a report with no threshold would be a green gate that checks nothing
@@ -68,6 +72,7 @@ export async function reportCommand(o: Opts): Promise<number> {
       now,
       onWindow: (d, t) => progress?.update(d, t),
       currency: currency?.trim() || undefined,
+      asOf,
     });
   } finally {
     progress?.stop();

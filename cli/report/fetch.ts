@@ -3,7 +3,7 @@
  * period does not cover them, the days the budget rules look at.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
-import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
+import { addDays, FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
 import { checkPeriodStart } from "../../provider/check";
@@ -30,6 +30,12 @@ export interface FetchOptions {
   onWindow?: (done: number, total: number) => void;
   /** The currency named beside amounts. */
   currency?: string | undefined;
+  /**
+   * A replay as at the start of this UTC day (`YYYY-MM-DD`, checked by the caller; `now` is then that
+   * day's 00:00): the period must end before it, the rules' days end the day before, the balance is not
+   * read and the balance rules are not judged.
+   */
+  asOf?: string | undefined;
 }
 
 /**
@@ -49,9 +55,12 @@ export async function fetchReport(
   const now = opts.now ?? new Date();
   const period = parsePeriod(q.from, q.to, { now, maxPeriodDays: q.maxPeriodDays, names: FLAG_NAMES });
   const today = isoDay(now);
+  const asOf = opts.asOf;
+  // the last day read: today, or the day before the as-of day
+  const lastDay = asOf ? addDays(asOf, -1) : today;
   // the first day the budget rules look at (provider/check.ts)
   const evalFrom = checkPeriodStart(now, parseBudgetConfig(config));
-  const covered = period.fromDay <= evalFrom && period.toDay >= today;
+  const covered = period.fromDay <= evalFrom && period.toDay >= lastDay;
 
   // Each read reports its own windows; the callback sees the sum of both.
   const progress = new Map<string, { done: number; total: number }>();
@@ -76,7 +85,16 @@ export async function fetchReport(
   };
   const clock = () => now;
   const [balance, consumption, forRules] = await Promise.all([
-    getBalance(ep, { projectId: q.projectId, product: q.product }, clock),
+    asOf
+      ? // not read: the API gives only today's balance
+        Promise.resolve({
+          projectId: q.projectId,
+          productId: q.product,
+          balance: 0,
+          bonuses: 0,
+          fetchedAt: now.toISOString(),
+        })
+      : getBalance(ep, { projectId: q.projectId, product: q.product }, clock),
     getConsumption(ep, { ...common, from: q.from, to: q.to, onWindow: onWindow("period") }, clock),
     covered
       ? undefined
@@ -87,7 +105,7 @@ export async function fetchReport(
             ...common,
             windowDays: q.windowDays ?? 93,
             from: evalFrom,
-            to: today,
+            to: lastDay,
             onWindow: onWindow("rules"),
           },
           clock,
@@ -100,5 +118,6 @@ export async function fetchReport(
     config,
     now,
     currency: opts.currency,
+    asOf,
   });
 }

@@ -27,7 +27,8 @@ const BUDGET_FLAGS = {
  * the flag.
  */
 export function budgetFromFlags(o: Opts): BudgetConfig {
-  const config: Record<string, number> = {};
+  const config: Record<string, number | string> = {};
+  if (typeof o["quantile"] === "string") config["quantile"] = o["quantile"];
   for (const [key, flag] of Object.entries(BUDGET_FLAGS)) {
     const v = o[key];
     if (v === undefined) continue;
@@ -41,7 +42,10 @@ export function budgetFromFlags(o: Opts): BudgetConfig {
     parseBudgetConfig(config);
   } catch (e) {
     if (isConfigError(e)) {
-      const flag = BUDGET_FLAGS[e.field as keyof typeof BUDGET_FLAGS] ?? e.field;
+      const flag =
+        e.field === "quantile"
+          ? "--quantile"
+          : (BUDGET_FLAGS[e.field as keyof typeof BUDGET_FLAGS] ?? e.field);
       throw new UsageError(`${flag}: ${e.message.slice(e.field.length + 2)}`);
     }
     throw e;
@@ -53,14 +57,24 @@ export function budgetFromFlags(o: Opts): BudgetConfig {
  * periodFromFlags reads --from and --to: --to defaults to today, --from to 59 days before --to (60
  * days in all). Bad dates name the flag.
  */
-export function periodFromFlags(o: Opts, now: Date): { from: string; to: string; maxPeriodDays?: number } {
+export function periodFromFlags(
+  o: Opts,
+  now: Date,
+  asOf?: string,
+): { from: string; to: string; maxPeriodDays?: number } {
   const given = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
   const maxRaw = given("maxPeriodDays");
   const maxPeriodDays = maxRaw === undefined ? undefined : Number(maxRaw);
   if (maxPeriodDays !== undefined && (!/^\d+$/.test(maxRaw ?? "") || maxPeriodDays < 1)) {
     throw new UsageError(`--max-period-days: "${maxRaw}" is not a whole number of 1 or more`);
   }
-  const to = given("to") ?? isoDay(now);
+  // a replay as of a day ends the day before it: nothing of that day or later is read
+  const to = given("to") ?? (asOf ? addDays(asOf, -1) : isoDay(now));
+  if (asOf && isoDay(parseBound(to, FLAG_NAMES.to, FLAG_NAMES.accepted).at) >= asOf) {
+    throw new UsageError(
+      `--to: ${to} is not before --as-of ${asOf}; a replay reads nothing of its day or later (give --to ${addDays(asOf, -1)} or earlier, or leave it out)`,
+    );
+  }
   const from =
     given("from") ??
     addDays(isoDay(parseBound(to, FLAG_NAMES.to, FLAG_NAMES.accepted).at), -(DEFAULT_DAYS - 1));

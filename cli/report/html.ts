@@ -44,6 +44,9 @@ svg .allowance-label { fill: var(--allow); font-weight: 600; }
 svg .today { stroke: var(--muted); stroke-dasharray: 3 3; } svg .today-label { fill: var(--muted); }
 svg .track { fill: #eef1f6; } svg .mtd { fill: var(--bar); }
 svg .forecast-extension { fill: #a9c6e6; } svg .forecast-extension.over { fill: #efb3a5; }
+svg .forecast-band, svg .band { fill: #f2c879; fill-opacity: 0.45; stroke: none; }
+svg .p50 { fill: none; stroke: #1f4e79; stroke-width: 1.6; }
+.legend .k-band { background: #f2c879; opacity: 0.6; }
 svg .budget-mark { stroke: var(--allow); stroke-width: 3; } svg .budget-label { fill: var(--allow); font-weight: 600; }
 svg .meter-label { fill: var(--muted); }
 .runway { margin: 10px 0 0; color: var(--muted); }
@@ -93,12 +96,39 @@ export function renderHtml(r: Report): string {
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
   const runwayDays = f.runwayDays === null ? "∞" : `${f.runwayDays.toFixed(1)} days`;
+  const q = r.config.forecastMethod === "model" ? f.forecast : null;
+  const forecastCard = q?.monthEnd
+    ? [
+        "Forecast",
+        money(q.monthEnd.p50),
+        `median by ${dayLabel(r.forecast.monthEnd, true)}; p80 ${money(q.monthEnd.p80)}, p90 ${money(q.monthEnd.p90)}`,
+      ]
+    : q
+      ? ["Forecast", "none yet", `${q.historyDays} days of history, 3 needed`]
+      : ["Forecast", money(f.forecastMonthEnd), `by ${dayLabel(r.forecast.monthEnd, true)}`];
+  const runwayCard = r.asOf
+    ? ["Runway", "not known", "no balance in a replay"]
+    : q?.runwayDays && f.runwayDays !== 0 && q.runwayDays.p50 < 100000
+      ? [
+          "Runway",
+          `${q.runwayDays.p90.toFixed(1)}–${q.runwayDays.p50.toFixed(1)} days`,
+          "p90 to median spend",
+        ]
+      : ["Runway", runwayDays, `at ${money(r.forecast.dailyRate)}/day`];
   const cards = [
-    ["Balance", money(r.balance.balance), `at ${r.balance.fetchedAt.slice(0, 16).replace("T", " ")} UTC`],
-    ["Bonuses", money(r.balance.bonuses), ""],
+    ...(r.asOf
+      ? [["Balance", "not read", `a replay as of ${r.asOf}`]]
+      : [
+          [
+            "Balance",
+            money(r.balance.balance),
+            `at ${r.balance.fetchedAt.slice(0, 16).replace("T", " ")} UTC`,
+          ],
+          ["Bonuses", money(r.balance.bonuses), ""],
+        ]),
     ["Month to date", money(f.monthToDate), budget === undefined ? "" : `of ${money(budget)} budget`],
-    ["Forecast", money(f.forecastMonthEnd), `by ${dayLabel(r.forecast.monthEnd, true)}`],
-    ["Runway", runwayDays, `at ${money(r.forecast.dailyRate)}/day`],
+    forecastCard,
+    runwayCard,
     [
       "Spent in period",
       money(r.consumption.total.amount),
@@ -122,7 +152,13 @@ export function renderHtml(r: Report): string {
   const legend = html`<ul class="legend">
 <li><i class="k-bar"></i>spend per day</li>
 ${budget !== undefined ? html`<li><i class="k-over"></i>above the allowance</li><li><i class="k-allowance"></i>allowance: ${s.allowance}</li>` : ""}
-${r.forecastDays.length ? html`<li><i class="k-forecast"></i>forecast to ${dayLabel(r.forecast.monthEnd)} at ${money(r.forecast.dailyRate)}/day</li>` : ""}
+${
+  r.forecastDays.length === 0
+    ? ""
+    : r.forecastDays[0]?.p90 === null
+      ? html`<li><i class="k-forecast"></i>forecast to ${dayLabel(r.forecast.monthEnd)} at ${money(r.forecast.dailyRate)}/day</li>`
+      : html`<li><i class="k-forecast"></i>forecast to ${dayLabel(r.forecast.monthEnd)}: median per day</li><li><i class="k-band"></i>80–90 % band</li>`
+}
 </ul>`;
 
   const page = html`<!doctype html>
@@ -139,7 +175,7 @@ ${r.forecastDays.length ? html`<li><i class="k-forecast"></i>forecast to ${dayLa
 <header>
 <h1>${`Project ${r.projectId}`} <span class="product">(${r.product})</span></h1>
 <p class="verdict ${gated(r) ? r.evaluation.verdict : "none"}">${s.verdict}</p>
-<p class="period">${s.period} · made ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC</p>
+<p class="period">${s.period} · ${r.asOf ? "as at" : "made"} ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC</p>
 </header>
 <div class="cards">${cards}</div>
 <section class="spend">
@@ -151,6 +187,7 @@ ${spendChartSvg(r)}
 <h2>This month against the budget</h2>
 ${budgetMeterSvg(r)}
 <p class="runway"><strong>This month:</strong> ${s.monthToDate}. <strong>Forecast:</strong> ${s.forecast}. <strong>Runway:</strong> ${s.runway}.</p>
+<p class="method"><strong>How:</strong> ${s.method}.</p>
 </section>
 <section class="rules">
 <h2>Rules</h2>

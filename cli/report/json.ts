@@ -5,9 +5,9 @@ import type { Report } from "./model";
 import { gated } from "./words";
 
 /**
- * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance,
- * consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items}, forecast,
- * config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
+ * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance (null in a
+ * replay), asOf, consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items},
+ * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
  * `fail`, or `none` when no threshold is set (every mandatory rule skipped: nothing was judged).
  */
 export function reportJson(r: Report) {
@@ -17,7 +17,9 @@ export function reportJson(r: Report) {
     projectId: r.projectId,
     productId: r.productId,
     period: { from: r.from, to: r.to, periodFrom: c.periodFrom, periodTo: c.periodTo },
-    balance: r.balance,
+    // a replay as of a day reads no balance
+    balance: r.asOf ? null : r.balance,
+    asOf: r.asOf,
     consumption: {
       total: c.total,
       dailyAverage: c.dailyAverage,
@@ -27,6 +29,8 @@ export function reportJson(r: Report) {
       items: c.items,
     },
     forecast: r.forecast,
+    // the forecast model's month day by day after the last day shown: median and 80 % / 90 % bounds
+    forecastDays: r.forecastDays.map((d) => ({ day: d.day, p50: d.amount, p80: d.p80, p90: d.p90 })),
     allowanceToday: r.allowanceToday,
     config: r.config,
     evaluation: r.evaluation,

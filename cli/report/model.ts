@@ -10,11 +10,13 @@ import {
   type Evaluation,
   evaluate,
   forecastMonthEnd,
+  forecastPath,
   type MonthForecast,
   parseBudgetConfig,
   type ResolvedBudgetConfig,
 } from "../../provider/budget";
 import type { DailyCharge } from "../../provider/budget/types";
+import { asOfEvaluation } from "../../provider/check";
 
 /** ReportDay is one day of the chart and the data table. */
 export interface ReportDay {
@@ -25,10 +27,16 @@ export interface ReportDay {
   allowance: number | null;
 }
 
-/** ForecastDay is a day after today, to the end of the month, at the forecast daily rate. */
+/**
+ * ForecastDay is a day after today, to the end of the month: the forecast model's median spend that day
+ * (`amount`, = p50) and its 80 % and 90 % bounds; with `forecastMethod: trailing-mean`, the trailing
+ * rate and no bounds.
+ */
 export interface ForecastDay {
   day: string;
   amount: number;
+  p80: number | null;
+  p90: number | null;
   allowance: number | null;
 }
 
@@ -46,7 +54,10 @@ export interface Report {
   /** The period's charges: one item per day (missing days as 0). */
   consumption: ProjectConsumption;
   days: ReportDay[];
-  /** Days after the last day shown up to the month's end, when the period ends today; else empty. */
+  /**
+   * Days after the last day shown up to the month's end, when the period ends today; else empty. Empty
+   * too under 3 days of charges, when the model has no forecast.
+   */
   forecastDays: ForecastDay[];
   /** The thresholds as resolved (defaults filled in). */
   config: ResolvedBudgetConfig;
@@ -56,6 +67,11 @@ export interface Report {
   allowanceToday: number | null;
   /** The currency the amounts are in, as configured (`EUR`, `RUB`, `₽`); null when not set. */
   currency: string | null;
+  /**
+   * A replay as at the start of this day (`YYYY-MM-DD`): nothing of it or later was read, the balance
+   * neither (its figures are 0 and the balance rules are not judged); null for a live report.
+   */
+  asOf: string | null;
 }
 
 /** ReportInput is what buildReport needs: the fetched data and the thresholds. */
@@ -72,6 +88,8 @@ export interface ReportInput {
   now: Date;
   /** The currency to name beside amounts; the billing API does not report one. */
   currency?: string | undefined;
+  /** A replay as at the start of this day; `now` is its 00:00 UTC. */
+  asOf?: string | undefined;
 }
 
 /** daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day. */
@@ -98,7 +116,7 @@ export function buildReport(input: ReportInput): Report {
   const { balance, consumption, now } = input;
   const config = parseBudgetConfig(input.config);
   const items = input.evaluationItems ?? consumption.items;
-  const evaluation = evaluate(
+  const live = evaluate(
     {
       projectId: balance.projectId,
       balance: balance.balance,
@@ -108,6 +126,7 @@ export function buildReport(input: ReportInput): Report {
     },
     input.config,
   );
+  const evaluation = input.asOf ? asOfEvaluation(live, input.asOf) : live;
   const forecast = forecastMonthEnd(
     { consumption: items, now },
     { trailingDays: config.trailingDays, extraDailyCost: config.extraDailyCost },
@@ -116,6 +135,8 @@ export function buildReport(input: ReportInput): Report {
   const today = isoDay(now);
   const periodEnd = consumption.periodTo.slice(0, 10);
   const to = periodEnd < today ? periodEnd : today;
+  // the day the forecast starts: today, or the as-of day itself (its whole day is still to come)
+  const chartEnd = input.asOf ? addDays(input.asOf, -1) : today;
   const byDay = new Map(consumption.items.map((i) => [i.day, i]));
   const days: ReportDay[] = [];
   for (let d = from; d <= to; d = addDays(d, 1)) {
@@ -128,12 +149,24 @@ export function buildReport(input: ReportInput): Report {
     });
   }
   const forecastDays: ForecastDay[] = [];
-  if (to === today) {
-    for (let i = 1; i <= forecast.daysLeft; i++) {
+  if (to === chartEnd && config.forecastMethod === "model") {
+    for (const p of forecastPath({ consumption: items, now }, input.config, { fromToday: !!input.asOf })) {
+      forecastDays.push({
+        day: p.day,
+        amount: p.p50,
+        p80: p.p80,
+        p90: p.p90,
+        allowance: allowanceOn(p.day, config.monthlyBudget),
+      });
+    }
+  } else if (to === chartEnd) {
+    for (let i = input.asOf ? 0 : 1; i <= forecast.daysLeft; i++) {
       const d = addDays(today, i);
       forecastDays.push({
         day: d,
         amount: forecast.dailyRate,
+        p80: null,
+        p90: null,
         allowance: allowanceOn(d, config.monthlyBudget),
       });
     }
@@ -141,6 +174,7 @@ export function buildReport(input: ReportInput): Report {
   return {
     generatedAt: now.toISOString(),
     currency: input.currency ?? null,
+    asOf: input.asOf ?? null,
     projectId: balance.projectId,
     productId: balance.productId,
     product: productName(balance.productId),

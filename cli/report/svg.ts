@@ -1,6 +1,7 @@
 /**
  * The HTML report's charts as inline SVG: daily spend (one bar per day) with the budget allowance and
- * the forecast to the month's end, and the month against the budget.
+ * the forecast to the month's end (median bars, the 80–90 % band shaded), and the month against the
+ * budget with the same band.
  *
  * The markup is built here from two linear scales rather than by a charting library, on purpose:
  * vega (the one maintained renderer that writes SVG on Node without a DOM) is ESM-only since v6 and
@@ -49,7 +50,12 @@ export function spendChartSvg(r: Report): SafeHtml {
     ...r.forecastDays.map((d) => ({ ...d, bonuses: 0, kind: "forecast" as const })),
   ];
   const n = Math.max(1, all.length);
-  const top = Math.max(1, ...all.map((d) => d.amount), ...all.map((d) => d.allowance ?? 0));
+  const top = Math.max(
+    1,
+    ...all.map((d) => d.amount),
+    ...all.map((d) => d.allowance ?? 0),
+    ...r.forecastDays.map((d) => d.p90 ?? 0),
+  );
   const yTicks = ticks(top);
   const yMax = yTicks[yTicks.length - 1] ?? top;
   const band = pw / n;
@@ -91,6 +97,22 @@ export function spendChartSvg(r: Report): SafeHtml {
       : html`<path class="allowance" d="${allowancePath}"/>
 <text class="allowance-label" x="${m.left + pw + 6}" y="${f1(y(lastAllowance) + 4)}">budget/day</text>`;
 
+  // The model's band: p80 to p90 shaded (`path.band`), its median a line (`path.p50`), day by day.
+  const ahead = r.forecastDays
+    .map((d, k) => ({ d, i: r.days.length + k }))
+    .filter(({ d }) => d.p80 !== null && d.p90 !== null);
+  const mid = (i: number) => f1(x(i) + band / 2);
+  const bandShape =
+    ahead.length === 0
+      ? ""
+      : html`<path class="band" d="${`M${ahead.map(({ d, i }) => `${mid(i)} ${f1(y(d.p90 ?? 0))}`).join("L")}L${[
+          ...ahead,
+        ]
+          .reverse()
+          .map(({ d, i }) => `${mid(i)} ${f1(y(d.p80 ?? 0))}`)
+          .join("L")}Z`}"><title>${`80–90 % band of the forecast to ${r.forecast.monthEnd}`}</title></path>
+<path class="p50" d="${`M${ahead.map(({ d, i }) => `${mid(i)} ${f1(y(d.amount))}`).join("L")}`}"><title>${`median forecast to ${r.forecast.monthEnd}`}</title></path>`;
+
   const todayX = x(r.days.length);
   const today =
     r.forecastDays.length > 0
@@ -119,11 +141,12 @@ export function spendChartSvg(r: Report): SafeHtml {
 
   const label = `Daily spend of project ${r.projectId} from ${r.from} to ${r.to}, one bar per day${
     r.allowanceToday !== null ? `, with the budget allowance of ${money(r.allowanceToday)} per day` : ""
-  }${r.forecastDays.length ? ` and the forecast to ${r.forecast.monthEnd}` : ""}.`;
+  }${r.forecastDays.length ? ` and the forecast to ${r.forecast.monthEnd}` : ""}${ahead.length ? " (median per day, shaded from its 80 % to its 90 % bound)" : ""}.`;
   return html`<svg class="chart spend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
 <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern></defs>
 <g class="grid">${grid}</g>
 <g class="bars">${bars}</g>
+${bandShape}
 ${allowance}
 ${today}
 <line class="axis" x1="${m.left}" x2="${m.left + pw}" y1="${m.top + ph}" y2="${m.top + ph}"/>
@@ -140,7 +163,9 @@ export function budgetMeterSvg(r: Report): SafeHtml {
   const m = { left: 8, right: 8 };
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
-  const scaleMax = Math.max(1, f.forecastMonthEnd, f.monthToDate, budget ?? 0) * 1.08;
+  const q = r.config.forecastMethod === "model" ? f.forecast.monthEnd : null;
+  const median = q?.p50 ?? f.forecastMonthEnd;
+  const scaleMax = Math.max(1, f.forecastMonthEnd, f.monthToDate, budget ?? 0, q?.p90 ?? 0) * 1.08;
   const x = (v: number) => m.left + (v / scaleMax) * (W - m.left - m.right);
   const barY = 26;
   const barH = 22;
@@ -150,15 +175,19 @@ export function budgetMeterSvg(r: Report): SafeHtml {
       ? ""
       : html`<line class="budget-mark" x1="${f1(x(budget))}" x2="${f1(x(budget))}" y1="${barY - 10}" y2="${barY + barH + 6}"/>
 <text class="budget-label" x="${f1(x(budget))}" y="${barY - 14}" text-anchor="middle">budget ${money(budget)}</text>`;
-  const label = `This month: ${money(f.monthToDate)} spent, ${money(f.forecastMonthEnd)} forecast by ${r.forecast.monthEnd}${
-    budget !== undefined ? `, budget ${money(budget)}` : ""
-  }.`;
+  const label = `This month: ${money(f.monthToDate)} spent, ${money(median)} forecast by ${r.forecast.monthEnd}${
+    q ? ` (80 % likely at most ${money(q.p80)}, 90 % at most ${money(q.p90)})` : ""
+  }${budget !== undefined ? `, budget ${money(budget)}` : ""}.`;
+  const bandRect = q
+    ? html`<rect class="forecast-band" x="${f1(x(q.p80))}" y="${barY}" width="${f1(Math.max(1, x(q.p90) - x(q.p80)))}" height="${barH}"><title>${`80 % likely at most ${money(q.p80)}, 90 % at most ${money(q.p90)}`}</title></rect>`
+    : "";
   return html`<svg class="chart meter" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
 <rect class="track" x="${m.left}" y="${barY}" width="${W - m.left - m.right}" height="${barH}" rx="3"/>
-<rect class="forecast-extension${over ? " over" : ""}" x="${m.left}" y="${barY}" width="${f1(x(f.forecastMonthEnd) - m.left)}" height="${barH}" rx="3"/>
+<rect class="forecast-extension${over ? " over" : ""}" x="${m.left}" y="${barY}" width="${f1(x(median) - m.left)}" height="${barH}" rx="3"/>
+${bandRect}
 <rect class="mtd" x="${m.left}" y="${barY}" width="${f1(x(f.monthToDate) - m.left)}" height="${barH}" rx="3"/>
 ${budgetMark}
 <text class="meter-label" x="${m.left}" y="${barY + barH + 20}">spent ${money(f.monthToDate)}</text>
-<text class="meter-label" x="${f1(x(f.forecastMonthEnd))}" y="${barY + barH + 20}" text-anchor="end">forecast ${money(f.forecastMonthEnd)}</text>
+<text class="meter-label" x="${f1(x(q?.p90 ?? median))}" y="${barY + barH + 20}" text-anchor="end">${q ? `median ${money(q.p50)} · p90 ${money(q.p90)}` : `forecast ${money(median)}`}</text>
 </svg>`;
 }

@@ -8,7 +8,7 @@ import type { Finding } from "../../provider/budget/types";
 import { money } from "../format";
 import type { Colors } from "./colors";
 import type { Report } from "./model";
-import { axisNumber, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
+import { axisNumber, balanceText, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
 
 /** TerminalOptions choose colors and the width (80 columns unless told). */
 export interface TerminalOptions {
@@ -21,30 +21,46 @@ const CHART_HEIGHT = 12;
 const MAX_POINTS = 60;
 const CYAN = "\x1b[36m";
 const YELLOW = "\x1b[33m";
+const MAGENTA = "\x1b[35m";
+const DIM = "\x1b[2m";
 
-/** A chart point: one day, or the average day of a few when the period is longer than the chart. */
+/**
+ * A chart point: one day, or the average day of a few when the period is longer than the chart. A
+ * forecast day has no `amount` (NaN: asciichart leaves a gap) and the model's `p50` and `p90`.
+ */
 interface Point {
   day: string;
   amount: number;
   allowance: number | null;
+  p50?: number;
+  p90?: number;
 }
 
 /**
  * points fits the days into at most `max` columns: groups of `per` days, each the average of its days.
  * @internal
  */
-export function chartPoints(days: Report["days"], max: number): { points: Point[]; per: number } {
+export function chartPoints(days: readonly Point[], max: number): { points: Point[]; per: number } {
   const per = Math.max(1, Math.ceil(days.length / max));
   const points: Point[] = [];
+  // the average of the values a group has (NaN when none)
+  const avg = (xs: (number | null | undefined)[]) => {
+    const ys = xs.filter((x): x is number => typeof x === "number" && !Number.isNaN(x));
+    return ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : Number.NaN;
+  };
   for (let i = 0; i < days.length; i += per) {
     const group = days.slice(i, i + per);
-    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const allowances = group.map((d) => d.allowance).filter((a): a is number => a !== null);
-    points.push({
+    const allowance = avg(group.map((d) => d.allowance));
+    const point: Point = {
       day: group[0]!.day,
       amount: avg(group.map((d) => d.amount)),
-      allowance: allowances.length ? avg(allowances) : null,
-    });
+      allowance: Number.isNaN(allowance) ? null : allowance,
+    };
+    if (group.some((d) => d.p50 !== undefined)) {
+      point.p50 = avg(group.map((d) => d.p50));
+      point.p90 = avg(group.map((d) => d.p90));
+    }
+    points.push(point);
   }
   return { points, per };
 }
@@ -83,12 +99,28 @@ function axisRow(points: Point[], left: number, grouped: boolean, lastDay: strin
  * @internal
  */
 export function spendChart(r: Report, c: Colors, width: number): string[] {
-  const rawMax = Math.max(0, ...r.days.map((d) => d.amount), ...r.days.map((d) => d.allowance ?? 0));
+  // the model's forecast to the month's end continues the chart: its median and its 90 % bound
+  const ahead: Point[] = r.forecastDays
+    .filter((d) => d.p90 !== null)
+    .map((d) => ({
+      day: d.day,
+      amount: Number.NaN,
+      allowance: d.allowance,
+      p50: d.amount,
+      p90: d.p90 ?? d.amount,
+    }));
+  const all: Point[] = [...r.days, ...ahead];
+  const rawMax = Math.max(
+    0,
+    ...r.days.map((d) => d.amount),
+    ...all.map((d) => d.allowance ?? 0),
+    ...ahead.map((d) => d.p90 ?? 0),
+  );
   // The labels' width bounds the room for columns; the longest label is the top of the raw data's scale.
   const labelWidth = Math.max(axisNumber(rawMax > 0 ? rawMax : 1, rawMax).length, 4);
   // a spike can stretch the scale until the allowance's row is labelled more than a quarter away from
   // it: the mark then carries the allowance's own figure, and needs room for it
-  const lastAllowance = r.days[r.days.length - 1]?.allowance ?? null;
+  const lastAllowance = all[all.length - 1]?.allowance ?? null;
   const rowValue = (v: number) => (Math.round((v * CHART_HEIGHT) / rawMax) * rawMax) / CHART_HEIGHT;
   const exact =
     lastAllowance !== null &&
@@ -96,21 +128,42 @@ export function spendChart(r: Report, c: Colors, width: number): string[] {
     Math.abs(rowValue(lastAllowance) - lastAllowance) > lastAllowance / 4;
   const mark = exact ? `${ALLOWANCE_MARK} ${axisNumber(lastAllowance, lastAllowance)}` : ALLOWANCE_MARK;
   const room = width - labelWidth - 2 - mark.length;
-  const { points, per } = chartPoints(r.days, Math.max(10, Math.min(MAX_POINTS, room)));
-  if (points.length === 0) return ["            (no days in the period)"];
-  const pointMax = Math.max(0, ...points.map((p) => p.amount), ...points.map((p) => p.allowance ?? 0));
+  const { points, per } = chartPoints(all, Math.max(10, Math.min(MAX_POINTS, room)));
+  if (r.days.length === 0) return ["            (no days in the period)"];
+  const finite = (x: number | null | undefined) => (typeof x === "number" && !Number.isNaN(x) ? x : 0);
+  const pointMax = Math.max(
+    0,
+    ...points.map((p) => finite(p.amount)),
+    ...points.map((p) => finite(p.allowance)),
+    ...points.map((p) => finite(p.p90)),
+  );
   const top = pointMax > 0 ? pointMax : 1;
   const hasAllowance = points.some((p) => p.allowance !== null);
-  // The allowance goes first so that the spend, drawn after it, stays visible where they meet.
-  const series = hasAllowance
-    ? [points.map((p) => p.allowance ?? 0), points.map((p) => p.amount)]
-    : [points.map((p) => p.amount)];
+  const hasForecast = points.some((p) => p.p50 !== undefined);
+  // The allowance goes first so that the spend, drawn after it, stays visible where they meet. The
+  // forecast's lines (its 90 % bound, then its median) run over the past days too, under the spend,
+  // which is drawn last and stops at today: asciichart draws no gaps, but series of any length.
+  const past = points.filter((p) => !Number.isNaN(p.amount));
+  const series: number[][] = [];
+  const colors: string[] = [];
+  if (hasAllowance) {
+    series.push(points.map((p) => p.allowance ?? 0));
+    colors.push(YELLOW);
+  }
+  if (hasForecast) {
+    const after = (q: "p50" | "p90") => points.map((p) => (Number.isNaN(p.amount) ? finite(p[q]) : p.amount));
+    series.push(after("p90"), after("p50"));
+    colors.push(DIM, MAGENTA);
+  }
+  series.push(past.map((p) => p.amount));
+  colors.push(CYAN);
   const chart = plot(series, {
     min: 0,
     max: top,
     height: CHART_HEIGHT,
-    format: (x) => axisNumber(x, top).padStart(labelWidth),
-    colors: c.isColorSupported ? (hasAllowance ? [YELLOW, CYAN] : [CYAN]) : undefined,
+    // the bottom row's label can come out as -0
+    format: (x) => axisNumber(Math.abs(x) < 1e-9 ? 0 : x, top).padStart(labelWidth),
+    colors: c.isColorSupported ? colors : undefined,
   });
   const lines = chart.split("\n").map((l) => l.trimEnd());
   // asciichart puts value v on row height - round(v * height / max) when min is 0. It marks the row
@@ -126,9 +179,39 @@ export function spendChart(r: Report, c: Colors, width: number): string[] {
       lines[row] = `${at}${pad}${c.yellow(mark)}`;
     }
   }
-  lines.push(axisRow(points, labelWidth + 2, per > 1, r.days[r.days.length - 1]?.day ?? r.to));
+  lines.push(axisRow(points, labelWidth + 2, per > 1, all[all.length - 1]?.day ?? r.to));
   if (per > 1) lines.push(`${" ".repeat(labelWidth + 2)}each column: ${per} days, spend per day averaged`);
+  if (hasForecast)
+    lines.push(
+      `${" ".repeat(labelWidth + 2)}after ${dayLabel(r.to)}: the forecast, its median and above it its 90 % bound`,
+    );
   return lines;
+}
+
+/**
+ * monthBar draws the month as one bar to the month's end: █ spent, ▓ up to the median forecast, ▒ up to
+ * p80, ░ up to p90 (the band), │ the budget. Nothing without a model forecast.
+ * @internal
+ */
+export function monthBar(r: Report, c: Colors, width: number): string[] {
+  const f = r.evaluation.figures;
+  const q = r.config.forecastMethod === "model" ? f.forecast.monthEnd : null;
+  if (!q) return [];
+  const budget = r.config.monthlyBudget;
+  const cols = Math.max(20, width - 14);
+  const max = Math.max(q.p90, budget ?? 0, f.monthToDate, 0.01) * 1.04;
+  const at = (v: number) => Math.min(cols - 1, Math.max(0, Math.round((v / max) * cols)));
+  const cells: string[] = [];
+  for (let i = 0; i < cols; i++) {
+    if (i < at(f.monthToDate)) cells.push(c.cyan("█"));
+    else if (i < at(q.p50)) cells.push(c.cyan("▓"));
+    else if (i < at(q.p80)) cells.push(c.yellow("▒"));
+    else if (i < at(q.p90)) cells.push(c.yellow("░"));
+    else cells.push(" ");
+  }
+  if (budget !== undefined) cells[at(budget)] = f.forecastMonthEnd > budget ? c.red("│") : c.green("│");
+  const key = `█ spent ▓ median ▒ 80 % ░ 90 %${budget === undefined ? "" : " │ budget"}`;
+  return [`${" ".repeat(12)}${cells.join("").trimEnd()}`, `${" ".repeat(12)}${c.dim(key)}`];
 }
 
 /** visibleLength is a line's width without ANSI color codes. */
@@ -177,9 +260,13 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
   const verdictTint = !gated(r) ? c.yellow : r.evaluation.verdict === "pass" ? c.green : c.red;
   const out: string[] = [
     c.bold(`costgate report · ${s.title}`),
-    c.dim(`${s.period} · made ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC`),
+    ...wrap(
+      `${s.period} · ${r.asOf ? "as at" : "made"} ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC`,
+      0,
+      width,
+    ).map((l) => c.dim(l)),
     "",
-    ...row("Balance", `${money(r.balance.balance)}   bonuses ${money(r.balance.bonuses)}`),
+    ...row("Balance", balanceText(r)),
     "",
     ...row(
       "Daily spend",
@@ -191,6 +278,8 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
     "",
     ...row("This month", s.monthToDate),
     ...row("Forecast", s.forecast),
+    ...monthBar(r, c, width),
+    ...row("Method", s.method),
     ...row("Runway", s.runway),
     "",
     `${label("Rules")}${verdictTint(c.bold(s.verdict))}`,

@@ -62,19 +62,89 @@ export interface Summary {
   period: string;
   monthToDate: string;
   forecast: string;
+  /** How the forecast was made, in words: method, history and confidence. */
+  method: string;
   runway: string;
   verdict: string;
   allowance: string | undefined;
 }
 
-/** runwayText says how long the balance lasts, and until when. */
+/** balanceText is the balance and bonuses, or why a replay has none. */
+export function balanceText(r: Report): string {
+  if (r.asOf) return `not read: the billing API gives only today's, and this is a replay as of ${r.asOf}`;
+  return `${money(r.balance.balance)}   bonuses ${money(r.balance.bonuses)}`;
+}
+
+/**
+ * runwayText says how long the balance lasts, and until when: with the forecast model a range, from the
+ * day it runs out at p90 spend (90 % likely not before) to the day at the median spend.
+ */
 export function runwayText(r: Report): string {
-  const days = r.evaluation.figures.runwayDays;
-  const rate = r.forecast.dailyRate;
-  if (days === null) return "no spend in the last full days: the balance does not run out";
+  const f = r.evaluation.figures;
+  const days = f.runwayDays;
+  if (r.asOf) return "not known in a replay (no balance read)";
   if (days === 0) return "none: the balance is used up";
+  const q = r.config.forecastMethod === "model" ? f.forecast.runwayDays : null;
+  if (q && q.p50 > 0 && q.p50 < 100000) {
+    const early = addDays(r.forecast.today, Math.floor(q.p90));
+    const median = addDays(r.forecast.today, Math.floor(q.p50));
+    const range =
+      q.p90 === q.p50 ? `${q.p50.toFixed(1)} days` : `${q.p90.toFixed(1)}–${q.p50.toFixed(1)} days`;
+    const when =
+      early === median
+        ? `runs out about ${dayLabel(median, true)}`
+        : `runs out between ${dayRange(early, median)}`;
+    return `${range}: ${when} (90 % likely not before ${longDay(early)})`;
+  }
+  if (days === null) return "no spend in the last full days: the balance does not run out";
   const until = addDays(r.forecast.today, Math.floor(days));
-  return `${days.toFixed(1)} days at ${money(rate)}/day (to about ${dayLabel(until, true)})`;
+  return `${days.toFixed(1)} days at ${money(r.forecast.dailyRate)}/day (to about ${dayLabel(until, true)})`;
+}
+
+/** dayRange writes two days as `14 and 19 December 2026`, or `28 December 2026 and 2 January 2027`. */
+export function dayRange(a: string, b: string): string {
+  const long = (d: string, year: boolean) =>
+    new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "long",
+      ...(year ? { year: "numeric" } : {}),
+      timeZone: "UTC",
+    }).format(new Date(`${d}T00:00:00Z`));
+  if (a.slice(0, 7) === b.slice(0, 7)) return `${Number(a.slice(8, 10))} and ${long(b, true)}`;
+  return `${long(a, a.slice(0, 4) !== b.slice(0, 4))} and ${long(b, true)}`;
+}
+
+/** methodText says how the month's forecast was made, and how far to trust it. */
+export function methodText(r: Report): string {
+  if (r.config.forecastMethod === "trailing-mean")
+    return `the trailing ${r.config.trailingDays}-day mean × days left (forecastMethod: trailing-mean), no interval`;
+  const m = r.evaluation.figures.forecast;
+  const days = `${m.historyDays} day${m.historyDays === 1 ? "" : "s"} of history`;
+  if (m.method === "none") return `no forecast yet: ${days}, 3 are needed`;
+  const how = m.method === "run-rate" ? "a run-rate (under 2 weeks of history)" : "a weekday-aware level";
+  const intervals =
+    m.backtests > 0
+      ? `intervals from ${m.backtests} backtests on that history`
+      : "intervals from the days' spread (too few days to backtest)";
+  return `${how} over ${days}; ${m.confidence} confidence; ${intervals}`;
+}
+
+/** forecastText words the month-end forecast: the median, and the 80 % and 90 % bounds. */
+function forecastText(r: Report): string {
+  const f = r.evaluation.figures;
+  const budget = r.config.monthlyBudget;
+  const by = `by ${longDay(r.forecast.monthEnd)}`;
+  const q = r.config.forecastMethod === "model" ? f.forecast.monthEnd : null;
+  const ofBudget = (v: number) => (budget === undefined ? "" : `, ${percent(v, budget)} of the budget`);
+  if (q) {
+    const judged =
+      budget === undefined
+        ? ""
+        : `; the gate judges ${r.config.quantile}: ${percent(f.forecastMonthEnd, budget)} of the budget`;
+    return `${money(q.p50)} ${by} (median); 80 % likely at most ${money(q.p80)}, 90 % at most ${money(q.p90)}${judged}`;
+  }
+  if (r.config.forecastMethod === "model") return `none yet; ${money(f.monthToDate)} spent so far`;
+  return `${money(f.forecastMonthEnd)} ${by} at ${money(r.forecast.dailyRate)}/day${ofBudget(f.forecastMonthEnd)}`;
 }
 
 /**
@@ -101,15 +171,15 @@ export function summarize(r: Report): Summary {
       : `FAIL: ${mandatoryFailed} mandatory rule${mandatoryFailed === 1 ? "" : "s"} failed`;
   return {
     title: `Project ${r.projectId} (${r.product})`,
-    period: `${r.from} to ${r.to} (${r.days.length} day${r.days.length === 1 ? "" : "s"})${r.currency ? `, amounts in ${r.currency}` : ""}`,
+    period: `${r.from} to ${r.to} (${r.days.length} day${r.days.length === 1 ? "" : "s"})${r.currency ? `, amounts in ${r.currency}` : ""}${
+      r.asOf ? `; a replay as of ${r.asOf}: nothing of that day or later read, nor the balance` : ""
+    }`,
     monthToDate:
       budget === undefined
         ? `${money(f.monthToDate)} in ${month} to ${longDay(r.forecast.today)}`
         : `${money(f.monthToDate)} in ${month} to ${longDay(r.forecast.today)}, ${percent(f.monthToDate, budget)} of the ${money(budget)} budget`,
-    forecast:
-      budget === undefined
-        ? `${money(f.forecastMonthEnd)} by ${longDay(r.forecast.monthEnd)} at ${money(r.forecast.dailyRate)}/day`
-        : `${money(f.forecastMonthEnd)} by ${longDay(r.forecast.monthEnd)} at ${money(r.forecast.dailyRate)}/day, ${percent(f.forecastMonthEnd, budget)} of the budget`,
+    forecast: forecastText(r),
+    method: methodText(r),
     runway: runwayText(r),
     verdict,
     allowance:

@@ -33,6 +33,10 @@ export const GeneratedChargesInputSchema = z
     spikeDaysAgo: z.number().int().nonnegative().optional(),
     /** Every day present but charged 0. */
     zero: z.boolean().optional(),
+    /** From this many days ago on, every day is charged `stepFactor` times as much (a step change). */
+    stepDaysAgo: z.number().int().nonnegative().optional(),
+    /** The step's factor: above 1 a new service, below 1 a clean-up. Default 1.5. */
+    stepFactor: z.number().positive().finite().optional(),
   })
   .strict();
 
@@ -73,6 +77,10 @@ export interface GeneratedChargesInput {
   spikeDaysAgo?: number;
   /** Every day present but charged 0. */
   zero?: boolean;
+  /** From this many days ago on, every day is charged `stepFactor` times as much (a step change). */
+  stepDaysAgo?: number;
+  /** The step's factor: above 1 a new service, below 1 a clean-up. Default 1.5. */
+  stepFactor?: number;
 }
 
 /** One product of a project: its balance, bonuses, and either explicit (`daily`) or generated charges. */
@@ -115,6 +123,8 @@ interface Generated {
   historyDays: number;
   spikeDaysAgo: number | undefined;
   zero: boolean;
+  stepDaysAgo: number | undefined;
+  stepFactor: number;
 }
 
 interface Explicit {
@@ -265,6 +275,8 @@ function toRecord(p: z.output<typeof ProductInputSchema>): ProductRecord {
         historyDays: p.generate.historyDays ?? 1095,
         spikeDaysAgo: p.generate.spikeDaysAgo,
         zero: p.generate.zero ?? false,
+        stepDaysAgo: p.generate.stepDaysAgo,
+        stepFactor: p.generate.stepFactor ?? 1.5,
       },
     };
   }
@@ -292,7 +304,8 @@ function generatedCharge(
   const weekly = dow === 0 ? 0.64 : dow === 6 ? 0.72 : 1 + (dow - 3) * 0.03;
   const trend = Math.max(0.5, 1 + (0.1 * (day - TREND_ANCHOR)) / 365);
   const noise = 0.92 + rng.next() * 0.16;
-  let amount = Math.round(g.baseCents * weekly * trend * noise);
+  const step = g.stepDaysAgo !== undefined && today - day <= g.stepDaysAgo ? g.stepFactor : 1;
+  let amount = Math.round(g.baseCents * weekly * trend * noise * step);
   if (g.spikeDaysAgo !== undefined && today - day === g.spikeDaysAgo) {
     // on any weekday: 3.5-4.5 times the base rate, so it stands out of the weekly pattern
     amount = Math.round(g.baseCents * trend * (3.5 + rng.next()));

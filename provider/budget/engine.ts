@@ -102,8 +102,8 @@ export interface ForecastPathDay extends QuantileFigures {
 }
 
 /**
- * forecastPath is the forecast model's month day by day, from tomorrow to the month's end (UTC): what the
- * report's band draws. Empty under 3 days of charges. `extraDailyCost` is added to every day.
+ * forecastPath is the forecast model's month day by day, from tomorrow (or with `fromToday`, today: a
+ * replay at 00:00) to the month's end (UTC): what the report's band draws. Empty under 3 days of charges. `extraDailyCost` is added to every day.
  *
  * @example
  * const days = forecastPath({ consumption, now: new Date() }, { extraDailyCost: 12 });
@@ -112,14 +112,16 @@ export interface ForecastPathDay extends QuantileFigures {
 export function forecastPath(
   input: Pick<BudgetInput, "consumption" | "now">,
   config: BudgetConfig = {},
+  opts: { fromToday?: boolean } = {},
 ): ForecastPathDay[] {
   const cfg = parseBudgetConfig(config);
   const series = toSeries(input);
   const month = forecastOf(series, trailingOf(series, cfg.trailingDays), cfg.extraDailyCost);
   const { days, todaySoFar } = modelHistoryOf(series);
   const f = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
-  return f.path.slice(1).map((q, i) => ({
-    day: dayString(series.today + 1 + i),
+  const first = opts.fromToday ? 0 : 1;
+  return f.path.slice(first).map((q, i) => ({
+    day: dayString(series.today + first + i),
     ...mapQ(q, (x) => cents(x + cfg.extraDailyCost)),
   }));
 }
@@ -155,6 +157,7 @@ function forecastFiguresOf(
     method: toMonthEnd.method,
     confidence: toMonthEnd.confidence,
     historyDays: toMonthEnd.historyDays,
+    backtests: toMonthEnd.backtests,
   };
   if (!toMonthEnd.remaining) return { monthEnd: null, runwayDays: null, ...base };
   const extra = extraDailyCost * month.daysLeft;

@@ -109,6 +109,8 @@ export interface ForecastFigures {
   confidence: "normal" | "low" | "none";
   /** Full days of history the model saw (from the first day with a charge). */
   historyDays: number;
+  /** Backtests on that history behind the intervals; 0 when too few and the days' spread widened them. */
+  backtests: number;
 }
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */

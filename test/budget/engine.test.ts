@@ -41,6 +41,7 @@ describe("evaluate", () => {
         method: "weekday-level",
         confidence: "low",
         historyDays: 27,
+        backtests: 0,
       },
     });
   });

@@ -1,7 +1,7 @@
 /**
- * `costgate check --as-of D`: a replay as at the start of UTC day D — no charge of D or later is
- * requested (the emulator's record of the periods asked), the balance is not read, and the balance rules
- * say why they are not judged.
+ * `costgate check --as-of D` and `costgate report --as-of D`: a replay as at the start of UTC day D — no
+ * charge of D or later is requested (the emulator's record of the periods asked), the balance is not
+ * read, and the balance rules say why they are not judged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
@@ -65,6 +65,66 @@ describe("costgate check --as-of", () => {
     const r = await runCli(["check", "--project-id", "4242", "--monthly-budget", "1", "--as-of", asOf], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(sent()).toHaveLength(0);
+  });
+});
+
+describe("costgate report --as-of", () => {
+  it("reads nothing of that day or later, shows the forecast band from that day, and no balance", async () => {
+    emu.requests.length = 0;
+    const asOf = day(-5);
+    const r = await runCli(
+      [
+        "report",
+        "--project-id",
+        "4242",
+        "--monthly-budget",
+        "60000",
+        "--min-runway-days",
+        "3",
+        "--as-of",
+        asOf,
+        "--json",
+      ],
+      env,
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ asOf, balance: null });
+    expect(out.period.to).toBe(day(-6));
+    const requests = sent();
+    expect(requests.every((q) => q.operationName === "CostgateConsumption")).toBe(true);
+    for (const q of requests)
+      expect(q.variables.periodTo ?? "", JSON.stringify(requests)).toMatch(/^\d{4}-\d\d-\d\dT/);
+    for (const q of requests)
+      expect((q.variables.periodTo ?? "") < `${asOf}T00:00:00.000Z`, JSON.stringify(requests)).toBe(true);
+    // the band starts on the as-of day itself (its whole day is still to come)
+    if (asOf.slice(0, 7) === day(-6).slice(0, 7) || asOf.slice(8) !== "01") {
+      expect(out.forecastDays[0].day).toBe(asOf);
+      for (const d of out.forecastDays) expect(d.p50 <= d.p80 && d.p80 <= d.p90).toBe(true);
+    }
+    expect(out.evaluation.findings.find((f: { rule: string }) => f.rule === "min-runway-days").status).toBe(
+      "skip",
+    );
+  });
+
+  it("prints the replay in words, and refuses a --to on or after the as-of day before any request", async () => {
+    const asOf = day(-5);
+    const text = await runCli(
+      ["report", "--project-id", "4242", "--monthly-budget", "60000", "--as-of", asOf],
+      env,
+    );
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`a replay as of ${asOf}`);
+    expect(text.stdout).toMatch(/Balance\s+not read/);
+    for (const line of text.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
+    emu.requests.length = 0;
+    const bad = await runCli(
+      ["report", "--project-id", "4242", "--monthly-budget", "1", "--as-of", asOf, "--to", asOf],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--to: .* is not before --as-of/);
     expect(sent()).toHaveLength(0);
   });
 });

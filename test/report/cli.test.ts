@@ -50,7 +50,7 @@ describe("costgate report", () => {
     expect(r.stdout).toMatch(/Balance\s+5,000\.00\s+bonuses 40\.00/);
     expect(r.stdout).toMatch(/◂ budget( [\d,.]+)?$/m);
     expect(r.stdout).toMatch(/(PASS|FAIL)\s+monthly-budget\s+mandatory/);
-    expect(r.stdout).toMatch(/Runway\s+\d+\.\d days/);
+    expect(r.stdout).toMatch(/Runway\s+\d+\.\d(–\d+\.\d)? days/);
     // the default period, 60 days to today, in 31-day windows: 2 requests; the rules' 12 weeks: 1; the balance
     expect(billingRequests()).toHaveLength(4);
   });

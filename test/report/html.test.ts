@@ -17,6 +17,31 @@ describe("renderHtml", () => {
     expect(page).toMatch(/<path class="allowance" d="M[\d.]+ [\d.]+H/);
   });
 
+  it("shades the forecast's 80–90 % band, draws its median, and says both in words", () => {
+    // one closed shape through 8 days up (p90) and 8 back (p80); a line through the 8 medians
+    const band = page.match(/<path class="band" d="M([^"]+)Z"/)?.[1] ?? "";
+    expect(band.split("L")).toHaveLength(16);
+    const p50 = page.match(/<path class="p50" d="M([^"]+)"/)?.[1] ?? "";
+    expect(p50.split("L")).toHaveLength(8);
+    expect(page).toMatch(/<rect class="forecast-band" x="[\d.]+" y="\d+" width="[\d.]+"/);
+    expect(page).toMatch(
+      /Forecast:<\/strong> [\d,.]+ by 30 November \(median\); 80 % likely at most [\d,.]+, 90 % at most/,
+    );
+    expect(page).toMatch(/Runway:<\/strong> [\d.]+–[\d.]+ days: runs out between \d+ and \d+ December 2026/);
+    expect(page).toMatch(
+      /How:<\/strong> a weekday-aware level over \d+ days of history; (normal|low) confidence/,
+    );
+  });
+
+  it("draws no band with forecastMethod trailing-mean: flat forecast bars only", () => {
+    const flat = renderHtml(
+      happyReport({ config: { monthlyBudget: 30000, forecastMethod: "trailing-mean" } }),
+    );
+    expect(count(flat, /<rect class="forecast" data-day="/g)).toBe(8);
+    expect(flat).not.toContain('class="band"');
+    expect(flat).not.toContain('class="forecast-band"');
+  });
+
   it("loads nothing: no script, no link, no external URL, a CSP that allows none", () => {
     expect(page).not.toMatch(/<script|<link|<img|<iframe|@import|src=|href=/i);
     const urls = page.match(/https?:\/\/[^\s"')]+/g) ?? [];

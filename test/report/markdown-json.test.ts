@@ -28,6 +28,7 @@ describe("renderMarkdown", () => {
       "| Spent in the period",
       "| Month to date",
       "| Forecast by 30 Nov 2026",
+      "| Forecast method",
       "| Monthly budget",
       "| Runway",
     ]);
@@ -64,8 +65,10 @@ describe("renderJson", () => {
       "productId",
       "period",
       "balance",
+      "asOf",
       "consumption",
       "forecast",
+      "forecastDays",
       "allowanceToday",
       "config",
       "evaluation",

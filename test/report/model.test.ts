@@ -20,7 +20,15 @@ describe("buildReport", () => {
       "2026-11-29",
       "2026-11-30",
     ]);
-    expect(r.forecastDays[0]?.amount).toBe(r.forecast.dailyRate);
+    // the model's median per day, under its 80 % and 90 % bounds
+    for (const d of r.forecastDays) {
+      expect(d.amount).toBeGreaterThan(0);
+      expect(d.p80).toBeGreaterThanOrEqual(d.amount);
+      expect(d.p90).toBeGreaterThanOrEqual(d.p80 ?? 0);
+    }
+    // with forecastMethod trailing-mean: the trailing rate, flat, no bounds
+    const flat = happyReport({ config: { ...CONFIG, forecastMethod: "trailing-mean" } });
+    expect(flat.forecastDays[0]).toMatchObject({ amount: flat.forecast.dailyRate, p80: null, p90: null });
     expect(r.allowanceToday).toBe(1000);
     expect(r.evaluation.findings.map((f) => f.rule)).toEqual([
       "min-balance",

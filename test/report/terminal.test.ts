@@ -20,14 +20,19 @@ describe("renderTerminal", () => {
     expect(text.split("\n").filter((l) => l.endsWith("◂ budget"))).toHaveLength(1);
     expect(text).toMatch(/┤/);
     expect(text).toMatch(/This month\s+\S+ in November to 22 November, \d+% of the 30,000\.00 budget/);
-    expect(text).toMatch(/Forecast\s+\S+ by 30 November at/);
-    expect(text).toMatch(/Runway\s+\d+\.\d days at/);
+    expect(text).toMatch(/Forecast\s+\S+ by 30 November \(median\); 80 % likely at most \S+, 90/);
+    expect(text).toMatch(/█ spent ▓ median ▒ 80 % ░ 90 % │ budget/);
+    expect(text).toMatch(/Method\s+a weekday-aware level over \d+ days of history/);
+    expect(text).toMatch(/Runway\s+[\d.]+–[\d.]+ days: runs out between/);
     for (const rule of ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"]) {
       expect(text).toMatch(new RegExp(`(PASS|FAIL|SKIP)\\s+${rule}\\s+(mandatory|advisory)`));
     }
     expect(text).toMatch(/Rules\s+(PASS|FAIL): /);
-    expect(text).toContain("1 Nov");
-    expect(text).toContain("22 Nov");
+    // 60 days and 8 forecast days do not fit one column each: columns of 2 days, months labelled, the
+    // forecast's last day at the end
+    expect(text).toMatch(/^\s+Oct\s+Nov\s+30 Nov$/m);
+    expect(text).toContain("each column: 2 days");
+    expect(text).toContain("after 22 Nov: the forecast, its median and above it its 90 % bound");
   });
 
   it("colors with colors on, and still fits 80 visible columns", () => {
