@@ -10,6 +10,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { ticks } from "../cli/report/svg";
 import { forecastDays } from "../provider/budget/model";
 import { MODEL_HISTORY_DAYS } from "../provider/check";
 
@@ -170,12 +171,83 @@ function main(): void {
     }
     result[group] = rows;
   }
+  const svgFile = join(ROOT, "docs", "forecast-error-by-day.svg");
+  writeFileSync(svgFile, errorChartSvg(result as Record<string, Row[]>));
+  process.stdout.write(`\nwritten: ${svgFile}\n`);
   const file = join(ROOT, "docs", "forecast-backtest.json");
   writeFileSync(
     file,
     `${JSON.stringify({ date: new Date().toISOString(), seriesPerKind: perKind, kinds: KINDS, groups: result }, null, 2)}\n`,
   );
   process.stdout.write(`\nwritten: ${file}\n`);
+}
+
+interface Row {
+  method: Method;
+  day: number;
+  medianAbsErrorPct: number;
+}
+
+const COLORS: Record<Method, string> = {
+  model: "#1f4e79",
+  "trailing-mean": "#c0392b",
+  "run-rate": "#d4a017",
+  "seasonal-naive": "#7f8c8d",
+};
+
+/**
+ * errorChartSvg draws the median month-end error by day of the month, one line per method, one panel
+ * per group of series: the report's SVG style (axis ticks from the report's `ticks`, its colors).
+ */
+function errorChartSvg(groups: Record<string, Row[]>): string {
+  const names = Object.keys(groups);
+  const W = 960;
+  const panelW = W / names.length;
+  const H = 340;
+  const m = { top: 40, right: 16, bottom: 64, left: 48 };
+  const ph = H - m.top - m.bottom;
+  const pw = panelW - m.left - m.right;
+  const top = Math.max(1, ...names.flatMap((g) => (groups[g] ?? []).map((r) => r.medianAbsErrorPct)));
+  const yTicks = ticks(top);
+  const yMax = yTicks[yTicks.length - 1] ?? top;
+  const f1 = (n: number) => Math.round(n * 10) / 10;
+  const panels = names.map((g, k) => {
+    const x0 = k * panelW + m.left;
+    const x = (day: number) => x0 + ((day - 1) / 30) * pw;
+    const y = (v: number) => m.top + ph - (v / yMax) * ph;
+    const grid = yTicks
+      .map(
+        (t) =>
+          `<line class="grid" x1="${x0}" x2="${f1(x0 + pw)}" y1="${f1(y(t))}" y2="${f1(y(t))}"/><text class="tick" x="${x0 - 6}" y="${f1(y(t) + 4)}" text-anchor="end">${t}%</text>`,
+      )
+      .join("");
+    const xTicks = AS_OF.map(
+      (d) => `<text class="tick" x="${f1(x(d))}" y="${m.top + ph + 18}" text-anchor="middle">${d}</text>`,
+    ).join("");
+    const lines = METHODS.map((method) => {
+      const rows = (groups[g] ?? []).filter((r) => r.method === method);
+      const d = rows.map((r, i) => `${i ? "L" : "M"}${f1(x(r.day))} ${f1(y(r.medianAbsErrorPct))}`).join("");
+      const dots = rows
+        .map(
+          (r) =>
+            `<circle cx="${f1(x(r.day))}" cy="${f1(y(r.medianAbsErrorPct))}" r="3" fill="${COLORS[method]}"><title>${method}, day ${r.day}: ${r.medianAbsErrorPct}%</title></circle>`,
+        )
+        .join("");
+      return `<path d="${d}" fill="none" stroke="${COLORS[method]}" stroke-width="${method === "model" ? 2.5 : 1.5}"/>${dots}`;
+    }).join("");
+    return `<g><text class="title" x="${x0}" y="${m.top - 14}">${g}</text>${grid}${xTicks}<text class="tick" x="${f1(x0 + pw / 2)}" y="${m.top + ph + 36}" text-anchor="middle">day of the month (as of its start)</text>${lines}</g>`;
+  });
+  const legend = METHODS.map(
+    (method, i) =>
+      `<g transform="translate(${m.left + i * 170},${H - 14})"><rect width="14" height="4" y="-4" fill="${COLORS[method]}"/><text class="tick" x="20" y="0">${method === "model" ? "model (p50)" : method}</text></g>`,
+  ).join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="Median absolute month-end forecast error by day of the month, per method">
+<style>text{font:12px system-ui,sans-serif;fill:#4a5568}.title{font-weight:600;fill:#1a202c}.grid{stroke:#e2e8f0}</style>
+<rect width="${W}" height="${H}" fill="#fff"/>
+${panels.join("\n")}
+${legend}
+</svg>
+`;
 }
 
 function trimLeadingZeros(xs: number[]): number[] {

@@ -5,7 +5,6 @@
 import { plot } from "asciichart";
 import { Help } from "commander";
 import type { Finding } from "../../provider/budget/types";
-import { money } from "../format";
 import type { Colors } from "./colors";
 import type { Report } from "./model";
 import { axisNumber, balanceText, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
