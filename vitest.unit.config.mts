@@ -15,6 +15,7 @@ export default defineConfig({
       "test/report/{html,markdown-json,model,progress,terminal}.test.ts",
       "test/proxy/select.test.ts",
       "test/install/readme-blocks.test.ts",
+      "test/preview/*.test.ts",
     ],
     testTimeout: 10000,
   },

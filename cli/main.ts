@@ -195,6 +195,65 @@ Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory ru
 
   addBillingOptions(
     program
+      .command("cost")
+      .description(
+        "price a `pulumi preview --json` with the rate card: per resource and in total, per month, before and after",
+      )
+      .option("--preview <file>", "the preview digest `pulumi preview --json` wrote, or - for standard input")
+      .option(
+        "--rate-card <file>",
+        "the rate card (JSON or YAML; costgate/rate-card.schema.json), else rateCard in --config",
+      )
+      .option(
+        "--config <file>",
+        "rate card, project and thresholds from the costgate config file (flags win over it)",
+      )
+      .option("--currency <code>", "name the currency of the rate card's prices, e.g. EUR")
+      .option("--max-monthly-increase <amount>", "fail when the change adds more than this a month")
+      .option(
+        "--max-increase-percent <p>",
+        "fail when the change raises the priced resources' monthly cost by more than p %",
+      )
+      .option(
+        "--fail-on-unpriced",
+        "fail when a resource cannot be priced (it is always listed, never counted as 0)",
+      )
+      .option("--monthly-budget <amount>", "with --project-id: the monthly budget, judged after the change")
+      .option("--min-balance <amount>", "with --project-id: the balance to stay at or above")
+      .option("--min-runway-days <days>", "with --project-id: days the balance must last after the change")
+      .option(
+        "--quantile <q>",
+        "the forecast model's quantile the budget rules judge: p50, p80 or p90 (default p80)",
+      )
+      .option("--json", "print {currency, totals, resources, unpriced, thisMonth, forecast, gates, verdict}")
+      .option(
+        "--markdown",
+        "print a pull-request comment: changed resources, totals, verdicts, unchanged ones folded",
+      )
+      .option(
+        "--quiet-below <amount>",
+        "with --markdown / --summary: write nothing when the monthly change is smaller",
+      )
+      .option("--summary <file>", 'also append the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")'),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  pulumi preview --json > preview.json
+  costgate cost --preview preview.json --rate-card rates.yaml
+  pulumi preview --json | costgate cost --preview - --config costgate.yaml --max-monthly-increase 500
+  costgate cost --preview preview.json --config costgate.yaml --project-id 4242 --monthly-budget 45000 --markdown
+
+A month is 730 hours unless the card prices by the month. Secrets ("[secret]") and values unknown until
+apply are never used as prices: such resources are listed as unpriced, with the reason.
+Exit codes: 0 no mandatory gate failed (or none set), 1 a gate failed, 2 bad usage or a preview that
+is not \`pulumi preview --json\` output (nothing sent), 3 billing unreachable.`,
+    )
+    .action((opts: Opts) => run(import("./commands/cost").then((m) => m.costCommand(opts))));
+
+  addBillingOptions(
+    program
       .command("report")
       .description(
         "show a project's balance, daily spend against the budget, forecast, runway and rule verdicts",

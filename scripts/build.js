@@ -43,11 +43,18 @@ function prune({ out, src, folders }) {
   walk(".");
 }
 
-/** schema/costgate-config.schema.json: the config file's JSON Schema, from its zod schema (shipped). */
+/** schema/*.schema.json: the config file's and the rate card's JSON Schemas, from their zod schemas (shipped). */
 function writeConfigSchema() {
   const { costgateConfigJsonSchema } = require(path.join(root, "dist/provider/budget/config-file.js"));
-  const file = path.join(root, "schema", "costgate-config.schema.json");
-  const text = `${JSON.stringify(costgateConfigJsonSchema(), null, 2)}\n`;
+  const { rateCardJsonSchema } = require(path.join(root, "dist/provider/pricing/rate-card.js"));
+  writeSchema("costgate-config.schema.json", costgateConfigJsonSchema());
+  writeSchema("rate-card.schema.json", rateCardJsonSchema());
+}
+
+/** writeSchema writes schema/NAME when its text changed. */
+function writeSchema(name, schema) {
+  const file = path.join(root, "schema", name);
+  const text = `${JSON.stringify(schema, null, 2)}\n`;
   const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
   mkdirSync(path.dirname(file), { recursive: true });
   let old = "";

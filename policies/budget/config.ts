@@ -4,8 +4,7 @@
  * so every default is applied here too.
  */
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { ConfigError } from "costgate/budget";
-import type { RateCard } from "./cost";
+import { ConfigError, type RateCard, rateCardJsonSchema } from "costgate/budget";
 
 /** Settings every budget policy takes. */
 export interface CommonConfig {
@@ -47,17 +46,13 @@ export function commonProperties(withRateCard = false): PolicyConfigSchema["prop
     timeoutSeconds: { type: "number", minimum: 1, maximum: 300, default: COMMON_DEFAULTS.timeoutSeconds },
   };
   if (withRateCard) {
+    // costgate's rate card schema (schema/rate-card.schema.json), without its $schema header
+    const { $schema: _, ...card } = rateCardJsonSchema();
     props["rateCard"] = {
-      type: "object",
+      ...card,
       description:
-        "Prices of planned resources: { flavors: { <flavor name>: <per hour> }, volumeGbMonth, volumeTypes: { <type>: <per GB-month> }, floatingIpHour }.",
-      properties: {
-        flavors: { type: "object", additionalProperties: { type: "number", minimum: 0 } },
-        volumeGbMonth: { type: "number", minimum: 0 },
-        volumeTypes: { type: "object", additionalProperties: { type: "number", minimum: 0 } },
-        floatingIpHour: { type: "number", minimum: 0 },
-      },
-    };
+        "Prices of planned resources, as costgate cost reads them: { currency, flavors: { <name or id>: <per hour> | { month } }, powerStates, volumeGbMonth, volumeTypes, floatingIpHour, floatingIpMonth, types: { <type>: { hour | month | property + perUnitMonth } } }.",
+    } as PolicyConfigSchema["properties"][string];
   }
   return props;
 }

@@ -7,18 +7,18 @@
  * - deletions and in-place changes are not visible to a stack policy and are not priced.
  */
 import type { PolicyResource } from "@pulumi/policy";
+import {
+  FLOATING_IP,
+  INSTANCE,
+  perDayOf,
+  priceMonthly,
+  type RateCard,
+  UNKNOWN_TEXT,
+  VOLUME,
+} from "costgate/budget";
 
-/** Prices, in the billing currency. */
-export interface RateCard {
-  /** Per hour, by flavor name (`flavorName` of an instance). */
-  flavors?: Record<string, number>;
-  /** Per GB-month of block storage. */
-  volumeGbMonth?: number;
-  /** Per GB-month by volume type, overriding volumeGbMonth. */
-  volumeTypes?: Record<string, number>;
-  /** Per hour of a floating IP. */
-  floatingIpHour?: number;
-}
+/** The rate card (costgate's one pricing module; `costgate cost` uses the same). */
+export type { RateCard };
 
 /** A priced resource. */
 export interface PricedResource {
@@ -37,10 +37,6 @@ export interface ChangeCost {
   /** Resources of a priced type the card has no price for. */
   unpriced: { urn: string; reason: string }[];
 }
-
-const INSTANCE = "openstack:compute/instance:Instance";
-const VOLUME = "openstack:blockstorage/volume:Volume";
-const FLOATING_IP = "openstack:networking/floatingIp:FloatingIp";
 
 /** Outputs that only the provider fills in: unknown or absent while a resource is being created. */
 const COMPUTED: Record<string, string[]> = {
@@ -75,32 +71,36 @@ export function isBeingCreated(r: Pick<PolicyResource, "type" | "props">): boole
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** priceResource prices one resource per day, or says why it cannot. */
+/** The preview-style inputs of a resource: unknown values as Pulumi's unknown text, as `pulumi preview --json` writes them. */
+function inputsOf(props: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(props)) {
+    const v = read(props, key);
+    out[key] = v === undefined ? UNKNOWN_TEXT : v;
+  }
+  return out;
+}
+
+const WHAT: Record<string, (inputs: Record<string, unknown>) => string> = {
+  [INSTANCE]: (i) => `instance ${String(i["flavorName"] ?? i["flavorId"])}`,
+  [VOLUME]: (i) => `volume ${String(i["size"])} GB`,
+  [FLOATING_IP]: () => "floating IP",
+};
+
+/**
+ * priceResource prices one resource per day (its monthly price × 12 / 365, from costgate's pricing
+ * module, as `costgate cost` prices it), or says why it cannot; undefined for a type the pack does not
+ * price (neither an OpenStack instance, volume or floating IP nor a type the card names).
+ */
 export function priceResource(
   r: Pick<PolicyResource, "type" | "props">,
   card: RateCard,
 ): { perDay: number; what: string } | { reason: string } | undefined {
-  if (r.type === INSTANCE) {
-    const flavor = read(r.props, "flavorName");
-    if (typeof flavor !== "string") return { reason: "the instance has no known flavorName" };
-    const hourly = card.flavors?.[flavor];
-    if (hourly === undefined) return { reason: `the rate card has no price for flavor ${flavor}` };
-    return { perDay: hourly * 24, what: `instance ${flavor}` };
-  }
-  if (r.type === VOLUME) {
-    const size = read(r.props, "size");
-    if (typeof size !== "number") return { reason: "the volume has no known size" };
-    const type = read(r.props, "volumeType");
-    const perGbMonth =
-      (typeof type === "string" ? card.volumeTypes?.[type] : undefined) ?? card.volumeGbMonth;
-    if (perGbMonth === undefined) return { reason: "the rate card has no volume price (volumeGbMonth)" };
-    return { perDay: (size * perGbMonth * 12) / 365, what: `volume ${size} GB` };
-  }
-  if (r.type === FLOATING_IP) {
-    if (card.floatingIpHour === undefined) return { reason: "the rate card has no floatingIpHour" };
-    return { perDay: card.floatingIpHour * 24, what: "floating IP" };
-  }
-  return undefined;
+  if (!(r.type in WHAT) && !card.types?.[r.type]) return undefined;
+  const inputs = inputsOf(r.props);
+  const price = priceMonthly(r.type, inputs, card);
+  if (price.kind === "unpriced") return { reason: price.reason };
+  return { perDay: perDayOf(price.monthly).toNumber(), what: WHAT[r.type]?.(inputs) ?? r.type };
 }
 
 /** priceChange sums the daily cost of the priced resources a preview creates. */

@@ -14,6 +14,7 @@ import {
   type Finding,
   formatMoney,
   isConfigError,
+  parseRateCard,
   RULE_SETTINGS,
   type RuleName,
 } from "costgate/budget";
@@ -109,7 +110,16 @@ function validateRule(rule: RuleName, priced: boolean) {
   return async (args: StackValidationArgs, report: ReportViolation): Promise<void> => {
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
     const { product, onError, timeout } = withDefaults(config);
-    const cost = priced ? priceChange(args.resources, config.rateCard) : undefined;
+    let cost: ReturnType<typeof priceChange> | undefined;
+    try {
+      cost = priced
+        ? priceChange(args.resources, config.rateCard && parseRateCard(config.rateCard, "rateCard"))
+        : undefined;
+    } catch (e) {
+      if (!isConfigError(e)) throw e;
+      report(`The ${rule} policy's rate card is not valid: ${e.message}. Fix it in the policy config.`);
+      return;
+    }
     const targets = targetsOrNone(args, config, report, THRESHOLD[rule]);
     for (const target of targets) {
       if (unconfigured(rule, target, report)) continue;

@@ -5,11 +5,11 @@
  * `schema/costgate-config.schema.json`. Environment fills what the file leaves out
  * (`COSTGATE_PROJECT_ID`, `COSTGATE_PRODUCT`); it never overrides what the file says.
  */
-import { readFileSync } from "node:fs";
-import { extname } from "node:path";
 import { z } from "zod";
+import { readDataFile } from "../data-file";
 import { ConfigError } from "../errors";
 import type { Assert, Exact } from "../exact";
+import { type RateCard, rateCardSchema } from "../pricing/rate-card";
 import {
   type BudgetConfig,
   budgetConfigSchema,
@@ -45,8 +45,8 @@ export interface CostgateConfig extends BudgetConfig {
   projects?: ProjectEntry[];
   /** 1|openstack, 2|object-storage, 3|vmware (default COSTGATE_PRODUCT, then openstack). */
   product?: string | number;
-  /** Prices of planned resources, for the pack (and `costgate cost`). */
-  rateCard?: Record<string, unknown>;
+  /** Prices of planned resources, for the pack and `costgate cost` (see RateCard). */
+  rateCard?: RateCard;
   /** The currency to name beside amounts in reports (`EUR`, `RUB`); the billing API does not say. */
   currency?: string;
 }
@@ -74,7 +74,7 @@ export function costgateConfigSchema() {
         .min(1, "lists no project")
         .optional(),
       product: z.union([z.string(), z.number()]).optional(),
-      rateCard: z.record(z.string(), z.unknown()).optional(),
+      rateCard: rateCardSchema().optional(),
       currency: z
         .string({ error: "must be a currency code or sign, e.g. EUR" })
         .trim()
@@ -129,30 +129,7 @@ export function parseCostgateConfig(value: unknown, source = "config"): Costgate
 
 /** readCostgateConfig reads and validates a JSON or YAML file (by its extension; JSON is YAML too). */
 export function readCostgateConfig(path: string): CostgateConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    throw new ConfigError(
-      path,
-      `cannot be read (${(cause as NodeJS.ErrnoException).code ?? "error"}); check the path`,
-    );
-  }
-  let value: unknown;
-  try {
-    value =
-      extname(path).toLowerCase() === ".json"
-        ? JSON.parse(text)
-        : (require("yaml") as typeof import("yaml")).parse(text, { prettyErrors: false });
-  } catch (cause) {
-    // the parser's message quotes the file; only where it failed is kept
-    const where = (cause as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    throw new ConfigError(
-      path,
-      `is not valid ${extname(path).toLowerCase() === ".json" ? "JSON" : "YAML"}${where ? ` (line ${where.line}, column ${where.col})` : ""}`,
-    );
-  }
-  return parseCostgateConfig(value ?? {}, path);
+  return parseCostgateConfig(readDataFile(path) ?? {}, path);
 }
 
 /** A project to check, with the thresholds that apply to it. */

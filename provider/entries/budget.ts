@@ -19,3 +19,5 @@ export {
   parseAsOf,
 } from "../check";
 export * from "../errors";
+export * from "../preview";
+export * from "../pricing";

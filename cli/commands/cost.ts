@@ -1,0 +1,364 @@
+/**
+ * `costgate cost --preview FILE`: what a `pulumi preview --json` costs per month — every step priced from
+ * its old and new inputs with the rate card — its effect on this month and on the runway, and gates on
+ * the change. 0 pass (or no gate set), 1 a gate failed, 2 bad usage or a bad preview, 3 billing refused.
+ */
+import Big from "big.js";
+import { parseProjectId } from "../../provider/billing/client";
+import { parseProduct } from "../../provider/billing/products";
+import { type BudgetConfig, configuredGates, parseBudgetConfig } from "../../provider/budget/config";
+import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
+import { formatMoney } from "../../provider/budget/money";
+import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
+import { evaluateData, fetchProjectData } from "../../provider/check";
+import { isConfigError } from "../../provider/errors";
+import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
+import { parseDigest } from "../../provider/preview/digest";
+import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
+import { EXIT, UsageError } from "../errors";
+import { appendSummary } from "../summary";
+import { billingEndpointFrom, projectAndProduct } from "./billing";
+import { budgetConfigFrom } from "./check";
+
+type Opts = Record<string, string | boolean | string[] | undefined>;
+
+/** A gate on the change and how it came out. */
+export interface CostGate {
+  gate: string;
+  level: "mandatory" | "advisory";
+  status: "pass" | "fail";
+  message: string;
+}
+
+/** The forecast before and after the change, when a project and billing are given. */
+export interface CostForecast {
+  projectId: number;
+  before: Pick<ForecastFigures, "monthEnd" | "runwayDays">;
+  after: Pick<ForecastFigures, "monthEnd" | "runwayDays">;
+  /** The budget rules judged after the change (the change's daily cost added). */
+  evaluation: Evaluation;
+}
+
+/** What `costgate cost --json` prints. */
+export interface CostResult extends PreviewCost {
+  /** This month's extra spend, pro-rated from now to the month's end (hours left ÷ 730). */
+  thisMonth: { extra: number; hoursLeft: number; monthEnd: string };
+  forecast: CostForecast | null;
+  gates: CostGate[];
+  /** `fail` when a mandatory gate failed, `pass` when gates were set and none failed, `none` without a gate. */
+  verdict: "pass" | "fail" | "none";
+}
+
+function amount(o: Opts, key: string, flag: string): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
+    throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
+  return Number(v);
+}
+
+/** readPreview reads the digest from a file or, with "-", from standard input (never a terminal). */
+async function readPreview(arg: unknown): Promise<{ text: string; source: string }> {
+  if (typeof arg !== "string" || arg.trim() === "")
+    throw new UsageError(
+      "--preview: missing; give the file `pulumi preview --json` wrote, or - to read it from standard input",
+    );
+  if (arg === "-") {
+    if (process.stdin.isTTY)
+      throw new UsageError(
+        "--preview -: standard input is a terminal; pipe the preview in: pulumi preview --json | costgate cost --preview -",
+      );
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return { text: Buffer.concat(chunks).toString("utf8"), source: "standard input" };
+  }
+  const { readFileSync } = await import("node:fs");
+  try {
+    return { text: readFileSync(arg, "utf8"), source: arg };
+  } catch (e) {
+    throw new UsageError(
+      `--preview: cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? "error"}); check the path`,
+    );
+  }
+}
+
+/** hoursLeftInMonth is the hours from `now` to the end of its UTC month. */
+function hoursLeftInMonth(now: Date): { hours: number; monthEnd: string } {
+  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const monthEnd = new Date(end - 86_400_000).toISOString().slice(0, 10);
+  return { hours: Math.max(0, (end - now.getTime()) / 3_600_000), monthEnd };
+}
+
+const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${formatMoney(Math.abs(n))}`;
+
+/**
+ * costCommand prices the preview, judges the gates and prints the result (terminal, --json or
+ * --markdown), appending Markdown to --summary.
+ */
+export async function costCommand(o: Opts): Promise<number> {
+  const now = new Date();
+  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  let card: RateCard;
+  if (typeof o["rateCard"] === "string") card = readRateCard(o["rateCard"]);
+  else if (file?.rateCard) card = parseRateCard(file.rateCard, `${String(o["config"])}: rateCard`);
+  else
+    throw new UsageError(
+      "--rate-card: missing; give a rate card file (JSON or YAML, see costgate/rate-card.schema.json) or rateCard in --config",
+    );
+  if (typeof o["currency"] === "string" && o["currency"].trim())
+    card = { ...card, currency: o["currency"].trim() };
+  const maxIncrease = amount(o, "maxMonthlyIncrease", "--max-monthly-increase");
+  const maxPercent = amount(o, "maxIncreasePercent", "--max-increase-percent");
+  const quietBelow = amount(o, "quietBelow", "--quiet-below");
+  const failOnUnpriced = o["failOnUnpriced"] === true;
+
+  // the budget rules after the change, when a project is named (flags, env or the config file)
+  const {
+    projectId: rawId,
+    projectIdFrom,
+    product: rawProduct,
+    productFrom,
+  } = projectAndProduct(o as Record<string, string>);
+  const fileProjects = file ? projectsOf(file) : [];
+  let target: { projectId: number; config: BudgetConfig } | undefined;
+  if (rawId !== undefined) {
+    const id = parseProjectId(rawId, projectIdFrom);
+    const own = file?.projects?.find((p) => p.projectId === id);
+    const base = file ? budgetPart(file) : {};
+    target = { projectId: id, config: own ? mergeBudget(base, budgetPart(own)) : base };
+  } else if (fileProjects.length === 1) target = fileProjects[0];
+  else if (fileProjects.length > 1)
+    throw new UsageError(
+      `--config ${String(o["config"])}: lists ${fileProjects.length} projects; name the one this stack bills to with --project-id`,
+    );
+  const flags = budgetConfigFrom(o);
+  if (target) {
+    target = { ...target, config: mergeBudget(target.config, flags) };
+    try {
+      parseBudgetConfig(target.config);
+    } catch (e) {
+      if (isConfigError(e)) throw new UsageError(e.message);
+      throw e;
+    }
+  } else if (configuredGates(flags).length > 0) {
+    throw new UsageError(
+      "--project-id: missing; the budget rules after the change need the project this stack bills to (--project-id or COSTGATE_PROJECT_ID)",
+    );
+  }
+  const product = parseProduct(
+    (o["product"] as string | undefined) ?? (file?.product === undefined ? rawProduct : String(file.product)),
+    o["product"] === undefined && file?.product !== undefined ? "product" : productFrom,
+  );
+  const ep = target ? billingEndpointFrom(o as Record<string, string>) : undefined;
+
+  // everything is checked: now the preview
+  const { text, source } = await readPreview(o["preview"]);
+  const cost = priceDigest(parseDigest(text, source), card);
+  const { hours, monthEnd } = hoursLeftInMonth(now);
+  const perDay = new Big(cost.totals.monthlyDelta).times(12).div(365);
+  const result: CostResult = {
+    ...cost,
+    thisMonth: {
+      extra: Number(
+        new Big(cost.totals.monthlyDelta).times(hours).div(730).round(2, Big.roundHalfUp).toFixed(2),
+      ),
+      hoursLeft: Math.round(hours * 10) / 10,
+      monthEnd,
+    },
+    forecast: null,
+    gates: [],
+    verdict: "none",
+  };
+
+  if (target && ep) {
+    const data = await fetchProjectData(ep, {
+      projectId: target.projectId,
+      product,
+      config: target.config,
+      now,
+    });
+    const extra = target.config.extraDailyCost ?? 0;
+    const beforeE = evaluateData(data, target.projectId, now, target.config);
+    const afterE = evaluateData(data, target.projectId, now, {
+      ...target.config,
+      extraDailyCost: extra + perDay.toNumber(),
+    });
+    const pick = (f: ForecastFigures) => ({ monthEnd: f.monthEnd, runwayDays: f.runwayDays });
+    result.forecast = {
+      projectId: target.projectId,
+      before: pick(beforeE.figures.forecast),
+      after: pick(afterE.figures.forecast),
+      evaluation: afterE,
+    };
+    for (const f of afterE.findings) {
+      const gated: string[] = configuredGates(target.config);
+      if (f.level === "disabled" || f.status === "skip" || !gated.includes(f.rule)) continue;
+      result.gates.push({
+        gate: f.rule,
+        level: f.level === "mandatory" ? "mandatory" : "advisory",
+        status: f.status === "fail" ? "fail" : "pass",
+        message: f.message,
+      });
+    }
+  }
+  const delta = cost.totals.monthlyDelta;
+  if (maxIncrease !== undefined) {
+    result.gates.push({
+      gate: "max-monthly-increase",
+      level: "mandatory",
+      status: delta > maxIncrease ? "fail" : "pass",
+      message: `The change ${delta >= 0 ? "adds" : "removes"} ${formatMoney(Math.abs(delta))} a month; at most ${formatMoney(maxIncrease)} more is allowed.`,
+    });
+  }
+  if (maxPercent !== undefined) {
+    const before = cost.totals.monthlyBefore;
+    const pct = before > 0 ? (delta / before) * 100 : delta > 0 ? Number.POSITIVE_INFINITY : 0;
+    result.gates.push({
+      gate: "max-increase-percent",
+      level: "mandatory",
+      status: pct > maxPercent ? "fail" : "pass",
+      message:
+        before > 0
+          ? `The change moves the stack's priced resources from ${formatMoney(before)} to ${formatMoney(cost.totals.monthlyAfter)} a month (${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %); at most +${maxPercent} % is allowed.`
+          : `The stack's priced resources cost nothing before the change and ${formatMoney(cost.totals.monthlyAfter)} a month after it; at most +${maxPercent} % is allowed.`,
+    });
+  }
+  if (cost.unpriced.length > 0) {
+    result.gates.push({
+      gate: "unpriced",
+      level: failOnUnpriced ? "mandatory" : "advisory",
+      status: "fail",
+      message: `${cost.unpriced.length} resource${cost.unpriced.length === 1 ? "" : "s"} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${u.urn.split("::").pop()} (${u.reason})`).join("; ")}.`,
+    });
+  } else if (failOnUnpriced) {
+    result.gates.push({
+      gate: "unpriced",
+      level: "mandatory",
+      status: "pass",
+      message: "Every resource was priced.",
+    });
+  }
+  const judged = result.gates.filter((g) => g.level === "mandatory");
+  result.verdict = judged.some((g) => g.status === "fail") ? "fail" : judged.length > 0 ? "pass" : "none";
+
+  const quiet = quietBelow !== undefined && Math.abs(delta) < quietBelow && result.verdict !== "fail";
+  if (o["json"]) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (o["markdown"]) process.stdout.write(quiet ? "" : costMarkdown(result));
+  else process.stdout.write(costText(result));
+  if (typeof o["summary"] === "string" && !quiet) appendSummary(o["summary"], costMarkdown(result));
+  return result.verdict === "fail" ? EXIT.violation : EXIT.ok;
+}
+
+const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+const cell = (s: string) =>
+  s.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const money = (n: number) => formatMoney(n);
+
+function forecastLines(r: CostResult): string[] {
+  const f = r.forecast;
+  const out = [
+    `This month: ${signed(r.thisMonth.extra)} to ${r.thisMonth.monthEnd}, pro-rated over the ${r.thisMonth.hoursLeft} hours left.`,
+  ];
+  if (!f) return out;
+  const m = (q: ForecastFigures["monthEnd"]) =>
+    q ? `${money(q.p50)} (p80 ${money(q.p80)})` : "no forecast yet";
+  const d = (q: ForecastFigures["runwayDays"]) =>
+    q
+      ? `${q.p80 >= 1e6 ? "∞" : q.p80.toFixed(1)} days at p80 (median ${q.p50 >= 1e6 ? "∞" : q.p50.toFixed(1)})`
+      : "not known";
+  out.push(
+    `Project ${f.projectId}, month end: ${m(f.before.monthEnd)} before, ${m(f.after.monthEnd)} after the change.`,
+    `Runway: ${d(f.before.runwayDays)} before, ${d(f.after.runwayDays)} after.`,
+  );
+  return out;
+}
+
+/** costText is the terminal rendering: changed resources, totals, the month and the gates. */
+export function costText(r: CostResult): string {
+  const cur = r.currency ? ` ${r.currency}` : "";
+  const changed = r.resources.filter((x) => x.op !== "same");
+  const lines = [
+    `costgate cost · ${r.resources.length + r.unpriced.length} resources priced or named${cur ? `, amounts in${cur}` : ""}, per month`,
+    "",
+  ];
+  const w = Math.max(8, ...changed.map((x) => nameOf(x.urn).length));
+  for (const x of changed)
+    lines.push(
+      `  ${x.op.padEnd(8)} ${nameOf(x.urn).padEnd(w)} ${money(x.monthlyBefore).padStart(10)} → ${money(x.monthlyAfter).padStart(10)}  ${signed(x.monthlyDelta).padStart(11)}  ${x.pricedBy}`,
+    );
+  const same = r.resources.length - changed.length;
+  if (same > 0) lines.push(`  ${same} unchanged resource${same === 1 ? "" : "s"} priced for the total`);
+  for (const u of r.unpriced) lines.push(`  UNPRICED ${nameOf(u.urn)} (${u.type}, ${u.op}): ${u.reason}`);
+  lines.push(
+    "",
+    `Total: ${money(r.totals.monthlyBefore)} → ${money(r.totals.monthlyAfter)} a month (${signed(r.totals.monthlyDelta)})`,
+    ...forecastLines(r),
+  );
+  if (r.gates.length) {
+    lines.push("");
+    for (const g of r.gates)
+      lines.push(
+        `  ${(g.status === "fail" ? (g.level === "mandatory" ? "FAIL" : "WARN") : "PASS").padEnd(5)}${g.gate.padEnd(22)}${g.message}`,
+      );
+  }
+  lines.push("", verdictLine(r));
+  return `${lines.join("\n")}\n`;
+}
+
+function verdictLine(r: CostResult): string {
+  if (r.verdict === "none")
+    return "NO VERDICT: no gate is set (--max-monthly-increase, --max-increase-percent, --fail-on-unpriced, or a budget threshold with --project-id)";
+  const failed = r.gates.filter((g) => g.level === "mandatory" && g.status === "fail").length;
+  return r.verdict === "pass"
+    ? "PASS: no mandatory gate failed"
+    : `FAIL: ${failed} mandatory gate${failed === 1 ? "" : "s"} failed`;
+}
+
+/** costMarkdown is the pull-request comment: changed resources, totals, verdicts, unchanged ones folded. */
+export function costMarkdown(r: CostResult): string {
+  const icon = r.verdict === "fail" ? "❌" : r.verdict === "pass" ? "✅" : "💰";
+  const changed = r.resources.filter((x) => x.op !== "same");
+  const same = r.resources.filter((x) => x.op === "same");
+  const row = (x: (typeof r.resources)[number]) =>
+    `| \`${cell(nameOf(x.urn))}\` | ${cell(x.type)} | ${x.op} | ${money(x.monthlyBefore)} | ${money(x.monthlyAfter)} | ${signed(x.monthlyDelta)} | ${cell(x.pricedBy)} |`;
+  const head = [
+    "| Resource | Type | Operation | Before | After | Delta | Priced by |",
+    "| --- | --- | --- | ---: | ---: | ---: | --- |",
+  ];
+  const out = [
+    `### ${icon} costgate cost: ${signed(r.totals.monthlyDelta)} a month${r.currency ? ` (${cell(r.currency)})` : ""} — ${cell(verdictLine(r))}`,
+    "",
+    `**Total per month:** ${money(r.totals.monthlyBefore)} → ${money(r.totals.monthlyAfter)} (${signed(r.totals.monthlyDelta)}).`,
+    ...forecastLines(r).map(cell),
+    "",
+  ];
+  if (changed.length) out.push(...head, ...changed.map(row), "");
+  else out.push("No priced resource changes.", "");
+  if (r.unpriced.length)
+    out.push(
+      "**Unpriced** (not in the totals):",
+      "",
+      ...r.unpriced.map((u) => `- \`${cell(nameOf(u.urn))}\` (${cell(u.type)}, ${u.op}): ${cell(u.reason)}`),
+      "",
+    );
+  if (r.gates.length)
+    out.push(
+      "| Gate | Level | Result | Message |",
+      "| --- | --- | --- | --- |",
+      ...r.gates.map(
+        (g) => `| \`${g.gate}\` | ${g.level} | ${g.status.toUpperCase()} | ${cell(g.message)} |`,
+      ),
+      "",
+    );
+  if (same.length)
+    out.push(
+      `<details><summary>Unchanged resources (${same.length})</summary>`,
+      "",
+      ...head,
+      ...same.map(row),
+      "",
+      "</details>",
+      "",
+    );
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,15 @@
+export {
+  type CostedResource,
+  foldSteps,
+  type PreviewCost,
+  priceDigest,
+  type UnpricedResource,
+} from "./cost";
+export {
+  type DigestState,
+  type DigestStep,
+  type PreviewDigest,
+  parseDigest,
+  STEP_OPS,
+  typeOfUrn,
+} from "./digest";

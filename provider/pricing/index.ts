@@ -1,0 +1,20 @@
+export {
+  centsOf,
+  FLOATING_IP,
+  INSTANCE,
+  type Price,
+  perDayOf,
+  priceMonthly,
+  SECRET_TEXT,
+  UNKNOWN_TEXT,
+  VOLUME,
+} from "./price";
+export {
+  HOURS_PER_MONTH,
+  type Periodic,
+  parseRateCard,
+  type RateCard,
+  rateCardJsonSchema,
+  readRateCard,
+  type TypePrice,
+} from "./rate-card";

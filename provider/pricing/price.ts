@@ -1,0 +1,166 @@
+/**
+ * One pricing module: a resource's monthly price from its type, its inputs and the rate card. `costgate
+ * cost` (every step of a preview) and the policy pack (what a stack policy sees) both call `priceMonthly`,
+ * so where both see the same resource they price it identically.
+ */
+import Big from "big.js";
+import { HOURS_PER_MONTH, type Periodic, type RateCard } from "./rate-card";
+
+/** How Pulumi writes a secret in `pulumi preview --json`: the value is never shown. */
+export const SECRET_TEXT = "[secret]";
+/** How Pulumi writes a value not known until apply (pulumi/pulumi `plugin.UnknownStringValue`). */
+export const UNKNOWN_TEXT = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export const INSTANCE = "openstack:compute/instance:Instance";
+export const VOLUME = "openstack:blockstorage/volume:Volume";
+export const FLOATING_IP = "openstack:networking/floatingIp:FloatingIp";
+
+/** The outcome of pricing one resource. */
+export type Price =
+  | { kind: "priced" /** Per month, unrounded. */; monthly: Big /** How, in words. */; pricedBy: string }
+  | { kind: "unpriced"; reason: string };
+
+/** Power states an instance costs nothing of its flavor in, unless the card says otherwise. */
+const DEFAULT_POWER_STATES: Record<string, number> = { shelved_offloaded: 0 };
+
+/** A secret or unknown input: why it cannot price, or undefined when the value can be used. */
+function unusable(key: string, v: unknown): string | undefined {
+  if (v === SECRET_TEXT) return `${key} is a secret; secrets are never used as price inputs`;
+  if (v === UNKNOWN_TEXT) return `${key} is not known until apply`;
+  return undefined;
+}
+
+function perMonth(p: Periodic): { monthly: Big; words: string } {
+  if (typeof p === "number")
+    return { monthly: new Big(p).times(HOURS_PER_MONTH), words: `${p}/hour × ${HOURS_PER_MONTH} h` };
+  if (p.month !== undefined) return { monthly: new Big(p.month), words: `${p.month}/month` };
+  return {
+    monthly: new Big(p.hour ?? 0).times(HOURS_PER_MONTH),
+    words: `${p.hour}/hour × ${HOURS_PER_MONTH} h`,
+  };
+}
+
+/**
+ * priceMonthly prices one resource of `type` with `inputs` (a preview's inputs: secrets as "[secret]",
+ * unknowns as Pulumi's unknown text). `types` in the card wins over the built-in OpenStack types.
+ *
+ * @example
+ * priceMonthly("openstack:compute/instance:Instance", { flavorName: "m1.large" }, { flavors: { "m1.large": 0.12 } });
+ * // { kind: "priced", monthly: Big(87.6), pricedBy: "flavor m1.large: 0.12/hour × 730 h" }
+ */
+export function priceMonthly(type: string, inputs: Record<string, unknown>, card: RateCard): Price {
+  const custom = card.types?.[type];
+  if (custom) {
+    if (custom.property === undefined) {
+      const p = perMonth(custom.month !== undefined ? { month: custom.month } : { hour: custom.hour ?? 0 });
+      return { kind: "priced", monthly: p.monthly, pricedBy: `${type}: ${p.words}` };
+    }
+    const units = inputs[custom.property];
+    const why = unusable(custom.property, units);
+    if (why) return { kind: "unpriced", reason: why };
+    if (typeof units !== "number" || !Number.isFinite(units) || units < 0)
+      return {
+        kind: "unpriced",
+        reason: `${custom.property} is not a number of 0 or more (the card prices ${type} by it)`,
+      };
+    const unit =
+      custom.perUnitMonth !== undefined
+        ? { monthly: new Big(custom.perUnitMonth), words: `${custom.perUnitMonth}/month` }
+        : {
+            monthly: new Big(custom.perUnitHour ?? 0).times(HOURS_PER_MONTH),
+            words: `${custom.perUnitHour}/hour × ${HOURS_PER_MONTH} h`,
+          };
+    return {
+      kind: "priced",
+      monthly: unit.monthly.times(units),
+      pricedBy: `${type}: ${custom.property} ${units} × ${unit.words}`,
+    };
+  }
+  if (type === INSTANCE) return priceInstance(inputs, card);
+  if (type === VOLUME) return priceVolume(inputs, card);
+  if (type === FLOATING_IP) {
+    if (card.floatingIpMonth !== undefined)
+      return {
+        kind: "priced",
+        monthly: new Big(card.floatingIpMonth),
+        pricedBy: `floating IP: ${card.floatingIpMonth}/month`,
+      };
+    if (card.floatingIpHour !== undefined) {
+      const p = perMonth(card.floatingIpHour);
+      return { kind: "priced", monthly: p.monthly, pricedBy: `floating IP: ${p.words}` };
+    }
+    return { kind: "unpriced", reason: "the rate card has no floatingIpHour or floatingIpMonth" };
+  }
+  return {
+    kind: "unpriced",
+    reason: `the rate card has no price for ${type} (name it under types, { month: 0 } if free)`,
+  };
+}
+
+function priceInstance(inputs: Record<string, unknown>, card: RateCard): Price {
+  // the flavor by name, else by id; a secret or unknown one cannot price
+  let flavor: string | undefined;
+  let why: string | undefined;
+  for (const key of ["flavorName", "flavorId"]) {
+    const v = inputs[key];
+    if (v === undefined || v === null || v === "") continue;
+    const bad = unusable(key, v);
+    if (bad) {
+      why ??= bad;
+      continue;
+    }
+    if (typeof v === "string" && card.flavors?.[v] !== undefined) {
+      flavor = v;
+      break;
+    }
+    why ??= `the rate card has no price for flavor ${String(v)}`;
+  }
+  const p = flavor === undefined ? undefined : card.flavors?.[flavor];
+  if (flavor === undefined || p === undefined)
+    return { kind: "unpriced", reason: why ?? "the instance has no flavorName or flavorId" };
+  const base = perMonth(p);
+  const state = inputs["powerState"];
+  const share =
+    typeof state === "string" && !unusable("powerState", state)
+      ? (card.powerStates?.[state] ?? DEFAULT_POWER_STATES[state] ?? 1)
+      : 1;
+  const words = `flavor ${flavor}: ${base.words}${share !== 1 ? `, ${String(state)} × ${share}` : ""}`;
+  return { kind: "priced", monthly: base.monthly.times(share), pricedBy: words };
+}
+
+function priceVolume(inputs: Record<string, unknown>, card: RateCard): Price {
+  const size = inputs["size"];
+  const why = unusable("size", size);
+  if (why) return { kind: "unpriced", reason: why };
+  if (typeof size !== "number" || !Number.isFinite(size) || size < 0)
+    return { kind: "unpriced", reason: "the volume has no size (GB)" };
+  const type = inputs["volumeType"];
+  const typeWhy = unusable("volumeType", type);
+  if (typeWhy && card.volumeTypes && Object.keys(card.volumeTypes).length > 0)
+    return { kind: "unpriced", reason: typeWhy };
+  const byType = typeof type === "string" && !typeWhy ? card.volumeTypes?.[type] : undefined;
+  const perGb = byType ?? card.volumeGbMonth;
+  if (perGb === undefined)
+    return {
+      kind: "unpriced",
+      reason:
+        typeof type === "string" && !typeWhy
+          ? `the rate card has no price for volume type ${type} (volumeTypes) and no volumeGbMonth`
+          : "the rate card has no volume price (volumeGbMonth)",
+    };
+  return {
+    kind: "priced",
+    monthly: new Big(perGb).times(size),
+    pricedBy: `volume ${size} GB × ${perGb}/GB-month${byType !== undefined ? ` (${String(type)})` : ""}`,
+  };
+}
+
+/** cents rounds a Big to cents, half away from zero, as a number. */
+export function centsOf(x: Big): number {
+  return Number(x.round(2, Big.roundHalfUp).toFixed(2));
+}
+
+/** perDayOf turns a monthly price into a daily one: × 12 / 365 (an hourly price × 24). */
+export function perDayOf(monthly: Big): Big {
+  return monthly.times(12).div(365);
+}

@@ -1,0 +1,164 @@
+/**
+ * The rate card: what each priced resource costs, per hour or per month, in the billing currency. One file
+ * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
+ */
+import { z } from "zod";
+import { readDataFile } from "../data-file";
+import { ConfigError } from "../errors";
+import type { Assert, Exact } from "../exact";
+
+/** Hours in a month: 730, the convention of Infracost and the clouds' price lists (8,760 / 12). */
+export const HOURS_PER_MONTH = 730;
+
+/** A price per hour, or per hour / per month. */
+export type Periodic = number | { hour?: number; month?: number };
+
+/** A price the card gives for any resource type: flat, or per unit of one of its inputs. */
+export interface TypePrice {
+  /** Flat, per hour of the resource's life. */
+  hour?: number;
+  /** Flat, per month. */
+  month?: number;
+  /** The input that counts units (e.g. `size` in GB); with perUnitHour or perUnitMonth. */
+  property?: string;
+  /** Per unit of `property`, per hour. */
+  perUnitHour?: number;
+  /** Per unit of `property`, per month (e.g. per GB-month). */
+  perUnitMonth?: number;
+}
+
+/**
+ * RateCard prices the resources of a plan. Instances by flavor (name or id; a number is per hour),
+ * volumes per GB-month (by volume type, else `volumeGbMonth`), floating IPs per hour or month, and any
+ * other type under `types`. A type the card does not name is never priced as 0: it is reported unpriced.
+ *
+ * @example
+ * const card: RateCard = {
+ *   currency: "EUR",
+ *   flavors: { "m1.small": 0.03, "m1.large": { month: 87.6 } },
+ *   volumeGbMonth: 0.1, volumeTypes: { ssd: 0.2 }, floatingIpHour: 0.005,
+ *   types: { "openstack:networking/network:Network": { month: 0 } },
+ * };
+ */
+export interface RateCard {
+  /** JSON Schema reference for editors; ignored. */
+  $schema?: string;
+  /** The currency of every price (`EUR`, `RUB`, `₽`). */
+  currency?: string;
+  /** Instance price by flavor name or flavor id: a number per hour, or `{ hour }` / `{ month }`. */
+  flavors?: Record<string, Periodic>;
+  /**
+   * The share of the flavor price charged in a power state (`powerState` input): 0–1. Default: 1, except
+   * `shelved_offloaded` 0 (an offloaded instance holds no compute).
+   */
+  powerStates?: Record<string, number>;
+  /** Block storage per GB-month, unless `volumeTypes` names the volume's type. */
+  volumeGbMonth?: number;
+  /** Block storage per GB-month by volume type. */
+  volumeTypes?: Record<string, number>;
+  /** A floating IP per hour. */
+  floatingIpHour?: number;
+  /** A floating IP per month (wins over floatingIpHour). */
+  floatingIpMonth?: number;
+  /** Any resource type (`openstack:networking/network:Network`): flat or per unit of an input; `{ month: 0 }` for free. */
+  types?: Record<string, TypePrice>;
+}
+
+const price = () =>
+  z
+    .number({ error: "must be a price (a number of 0 or more)" })
+    .finite("must be a finite number")
+    .nonnegative("must be 0 or more");
+
+const periodic = () =>
+  z.union(
+    [
+      price(),
+      z
+        .object({ hour: price().optional(), month: price().optional() })
+        .strict()
+        .refine((p) => (p.hour === undefined) !== (p.month === undefined), "give hour or month, one of them"),
+    ],
+    { error: "must be a price per hour, or { hour } or { month }" },
+  );
+
+/** @internal */
+export function rateCardSchema() {
+  return z
+    .object({
+      $schema: z.string().optional(),
+      currency: z
+        .string({ error: "must be a currency code or sign, e.g. EUR" })
+        .trim()
+        .min(1, "is empty; e.g. EUR")
+        .max(8, "is too long for a currency code or sign; e.g. EUR")
+        .optional(),
+      flavors: z.record(z.string(), periodic()).optional(),
+      powerStates: z
+        .record(
+          z.string(),
+          z
+            .number({ error: "must be a share from 0 to 1" })
+            .min(0, "must be 0 or more")
+            .max(1, "must be at most 1"),
+        )
+        .optional(),
+      volumeGbMonth: price().optional(),
+      volumeTypes: z.record(z.string(), price()).optional(),
+      floatingIpHour: price().optional(),
+      floatingIpMonth: price().optional(),
+      types: z
+        .record(
+          z.string(),
+          z
+            .object({
+              hour: price().optional(),
+              month: price().optional(),
+              property: z.string().min(1, "is empty; name the input that counts units, e.g. size").optional(),
+              perUnitHour: price().optional(),
+              perUnitMonth: price().optional(),
+            })
+            .strict()
+            .refine(
+              (t) =>
+                [t.hour, t.month, t.perUnitHour, t.perUnitMonth].filter((v) => v !== undefined).length === 1,
+              "give one price: hour, month, perUnitHour or perUnitMonth",
+            )
+            .refine(
+              (t) =>
+                (t.property !== undefined) === (t.perUnitHour !== undefined || t.perUnitMonth !== undefined),
+              "perUnitHour and perUnitMonth need property (the input that counts units), and property needs one of them",
+            ),
+        )
+        .optional(),
+    })
+    .strict();
+}
+
+type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema>>>>;
+
+/**
+ * parseRateCard checks a rate card and returns it; a bad one throws a ConfigError naming the field
+ * (`rateCard.flavors.m1.small: must be 0 or more`). `field` prefixes the names.
+ */
+export function parseRateCard(value: unknown, field = "rateCard"): RateCard {
+  const r = rateCardSchema().safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = [field, ...(issue?.path ?? []).map(String)].join(".");
+  const message =
+    issue?.code === "unrecognized_keys"
+      ? `has an unknown setting ${issue.keys.map((k) => `"${k}"`).join(", ")}; the settings are currency, flavors, powerStates, volumeGbMonth, volumeTypes, floatingIpHour, floatingIpMonth, types`
+      : (issue?.message ?? "is not a rate card");
+  throw new ConfigError(path, message);
+}
+
+/** rateCardJsonSchema is the JSON Schema of a rate card file (shipped as `costgate/rate-card.schema.json`). */
+export function rateCardJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(rateCardSchema(), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+/** readRateCard reads and checks a rate card file (JSON or YAML); errors name the file and the field. */
+export function readRateCard(path: string): RateCard {
+  return parseRateCard(readDataFile(path) ?? {}, path);
+}
