@@ -527,6 +527,94 @@ const policyPack: Measurement = {
   },
 };
 
+/** A preview digest of `steps` steps, shaped as test/fixtures/preview (creates, updates, replaces, deletes, sames). */
+export function bigPreview(steps: number): string {
+  const I = "openstack:compute/instance:Instance";
+  const V = "openstack:blockstorage/volume:Volume";
+  const urn = (t: string, i: number) => `urn:pulumi:prod::infra::${t}::r${i}`;
+  const flavors = ["m1.small", "m1.medium", "m1.large"];
+  const out = [];
+  for (let i = 0; i < steps; i++) {
+    const t = i % 3 === 0 ? V : I;
+    const inputs = (k: number) =>
+      t === V
+        ? { size: 10 + ((i + k) % 90), volumeType: "ssd", name: `v${i}` }
+        : {
+            flavorName: flavors[(i + k) % 3],
+            imageName: "ubuntu-24.04",
+            adminPass: "[secret]",
+            name: `vm${i}`,
+          };
+    const state = (k: number, old: boolean) => ({
+      urn: urn(t, i),
+      custom: true,
+      ...(old ? { id: `id-${i}` } : {}),
+      type: t,
+      inputs: inputs(k),
+      ...(old ? { outputs: { ...inputs(k), id: `id-${i}` } } : {}),
+      parent: "urn:pulumi:prod::infra::pulumi:pulumi:Stack::infra-prod",
+    });
+    const op = ["create", "update", "replace", "delete", "same"][i % 5]!;
+    out.push({
+      op,
+      urn: urn(t, i),
+      provider: "urn:pulumi:prod::infra::pulumi:providers:openstack::default::1",
+      ...(op === "create" ? {} : { oldState: state(0, true) }),
+      ...(op === "delete" ? {} : { newState: state(op === "same" ? 0 : 1, false) }),
+      detailedDiff: null,
+    });
+  }
+  return JSON.stringify({ steps: out, duration: 1, changeSummary: {} }, null, 4);
+}
+
+const CARD = {
+  flavors: { "m1.small": 0.0347, "m1.medium": 0.0694, "m1.large": { month: 101.25 } },
+  volumeGbMonth: 0.08,
+  volumeTypes: { ssd: 0.17 },
+};
+
+/** Pricing a 5,000-step preview with the installed library against JSON.parse and a walk of the same file. */
+const previewCost: Measurement = {
+  name: "preview-cost",
+  async run(ctx) {
+    const file = join(ctx.installed.program, "preview-5000.json");
+    writeFileSync(file, bigPreview(5000));
+    const lib = ctx.installed.require("costgate/budget") as typeof import("../provider/entries/budget");
+    const { readFileSync } = await import("node:fs");
+    const card = lib.parseRateCard(CARD);
+    let sink = 0;
+    const times = await interleave(
+      {
+        "costgate: parseDigest + priceDigest": async () => {
+          const cost = lib.priceDigest(lib.parseDigest(readFileSync(file, "utf8"), file), card);
+          sink += cost.resources.length;
+        },
+        "JSON.parse and a walk": async () => {
+          const d = JSON.parse(readFileSync(file, "utf8")) as { steps: Record<string, unknown>[] };
+          for (const step of d.steps) {
+            for (const k of ["oldState", "newState"]) {
+              const st = step[k] as { inputs?: Record<string, unknown> } | undefined;
+              if (st?.inputs) for (const v of Object.values(st.inputs)) sink += typeof v === "number" ? v : 1;
+            }
+          }
+        },
+      },
+      ctx.runs,
+      3,
+    );
+    if (sink < 0) ctx.log("unreachable");
+    return [
+      row(
+        "a 5,000-step preview priced (installed library) vs JSON.parse and a walk",
+        times,
+        "costgate: parseDigest + priceDigest",
+        "JSON.parse and a walk",
+        { target: 1.2 },
+      ),
+    ];
+  },
+};
+
 /** Every measurement, in the order of the table. */
 export const MEASUREMENTS: Measurement[] = [
   tarball,
@@ -537,4 +625,5 @@ export const MEASUREMENTS: Measurement[] = [
   consumption,
   providerSize,
   policyPack,
+  previewCost,
 ];

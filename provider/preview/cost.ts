@@ -2,8 +2,7 @@
  * What a `pulumi preview` costs: every step priced from its old and new inputs with the rate card, per
  * month — creates, updates, replacements, deletions, and unchanged resources for the stack's total.
  */
-import Big from "big.js";
-import { centsOf, type Price, priceMonthly } from "../pricing/price";
+import { centsOf, FLOATING_IP, INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
 import type { RateCard } from "../pricing/rate-card";
 import { type DigestState, type DigestStep, type PreviewDigest, typeOfUrn } from "./digest";
 
@@ -60,14 +59,27 @@ interface Change {
 
 /** foldSteps groups steps by URN, in first-seen order, folding replacement steps into one `replace`. */
 export function foldSteps(steps: readonly DigestStep[]): Change[] {
-  const byUrn = new Map<string, DigestStep[]>();
+  // most URNs have one step: a list only where there are more
+  const byUrn = new Map<string, DigestStep | DigestStep[]>();
   for (const s of steps) {
-    const list = byUrn.get(s.urn);
-    if (list) list.push(s);
-    else byUrn.set(s.urn, [s]);
+    const seen = byUrn.get(s.urn);
+    if (seen === undefined) byUrn.set(s.urn, s);
+    else if (Array.isArray(seen)) seen.push(s);
+    else byUrn.set(s.urn, [seen, s]);
   }
   const out: Change[] = [];
-  for (const [urn, list] of byUrn) {
+  for (const [urn, entry] of byUrn) {
+    if (!Array.isArray(entry)) {
+      const op = entry.op === "create-replacement" || entry.op === "delete-replaced" ? "replace" : entry.op;
+      out.push({
+        urn,
+        op,
+        old: entry.oldState,
+        next: op === "replace" && entry.op === "delete-replaced" ? undefined : entry.newState,
+      });
+      continue;
+    }
+    const list = entry;
     const find = (op: string) => list.find((s) => s.op === op);
     const replace = find("replace");
     const created = find("create-replacement");
@@ -88,7 +100,66 @@ export function foldSteps(steps: readonly DigestStep[]): Change[] {
   return out;
 }
 
-const plain = (x: Record<string, unknown> | undefined) => x ?? {};
+const LEAF = Symbol("price");
+
+/** A priced outcome with its cents, shared by every resource with the same price inputs. */
+type Priced = Price & { cents?: number };
+
+/**
+ * Pricer prices resources with one card, remembering each distinct set of price inputs: a preview of
+ * thousands of steps repeats a few flavors and sizes, and the decimal arithmetic runs once for each.
+ */
+class Pricer {
+  private readonly memo = new Map<string, unknown>();
+  private readonly keysOf = new Map<string, readonly string[]>();
+  constructor(private readonly card: RateCard) {}
+
+  /** The inputs a type's price depends on. */
+  private keys(type: string): readonly string[] {
+    let keys = this.keysOf.get(type);
+    if (!keys) {
+      const custom = this.card.types?.[type];
+      keys = custom
+        ? custom.property === undefined
+          ? []
+          : [custom.property]
+        : type === INSTANCE
+          ? ["flavorName", "flavorId", "powerState"]
+          : type === VOLUME
+            ? ["size", "volumeType"]
+            : type === FLOATING_IP
+              ? []
+              : [];
+      this.keysOf.set(type, keys);
+    }
+    return keys;
+  }
+
+  /** price looks each input up in `first`, then in `second` (where the first leaves it out). */
+  price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Priced {
+    const keys = this.keys(type);
+    const value = (k: string) => (first && k in first ? first[k] : second?.[k]);
+    // a trie of Maps keyed by the inputs' values: no key string built per resource
+    let node = this.memo.get(type) as Map<unknown, unknown> | undefined;
+    if (!node) this.memo.set(type, (node = new Map()));
+    for (const k of keys) {
+      const v = value(k);
+      const at = typeof v === "object" && v !== null ? `\u0000${JSON.stringify(v)}` : v;
+      let next = node.get(at) as Map<unknown, unknown> | undefined;
+      if (!next) node.set(at, (next = new Map()));
+      node = next;
+    }
+    let p = node.get(LEAF) as Priced | undefined;
+    if (!p) {
+      const inputs: Record<string, unknown> = {};
+      for (const k of keys) inputs[k] = value(k);
+      p = priceMonthly(type, inputs, this.card);
+      if (p.kind === "priced") p.cents = centsOf(p.monthly);
+      node.set(LEAF, p);
+    }
+    return p;
+  }
+}
 
 /**
  * priceDigest prices every step of a preview digest with the rate card.
@@ -100,9 +171,11 @@ const plain = (x: Record<string, unknown> | undefined) => x ?? {};
 export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost {
   const resources: CostedResource[] = [];
   const unpriced: UnpricedResource[] = [];
+  const pricer = new Pricer(card);
   let ignored = 0;
-  let before = new Big(0);
-  let after = new Big(0);
+  // totals in whole cents: the sum of the rounded amounts each row shows
+  let before = 0;
+  let after = 0;
   for (const c of foldSteps(digest.steps)) {
     const state = c.next ?? c.old;
     const type = state?.type ?? typeOfUrn(c.urn);
@@ -117,18 +190,19 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
     }
     // before: the old state's inputs over its outputs; after: the new inputs, over the old outputs where
     // the new inputs leave a value to the provider (the preview has no new outputs)
-    const oldInputs = { ...plain(c.old?.outputs), ...plain(c.old?.inputs) };
-    const newInputs = { ...(c.op === "create" ? {} : plain(c.old?.outputs)), ...plain(c.next?.inputs) };
-    let b: Price | undefined;
-    let a: Price | undefined;
-    if (c.op === "create") a = priceMonthly(type, newInputs, card);
-    else if (c.op === "delete") b = priceMonthly(type, oldInputs, card);
+    const priceBefore = () => pricer.price(type, c.old?.inputs, c.old?.outputs);
+    const priceAfter = () =>
+      pricer.price(type, c.next?.inputs, c.op === "create" ? undefined : c.old?.outputs);
+    let b: Priced | undefined;
+    let a: Priced | undefined;
+    if (c.op === "create") a = priceAfter();
+    else if (c.op === "delete") b = priceBefore();
     else if (UNCHANGED.has(c.op)) {
-      b = priceMonthly(type, c.old ? oldInputs : newInputs, card);
+      b = c.old ? priceBefore() : priceAfter();
       a = b;
     } else if (c.op === "update" || c.op === "replace") {
-      b = priceMonthly(type, oldInputs, card);
-      a = priceMonthly(type, newInputs, card);
+      b = priceBefore();
+      a = priceAfter();
     } else {
       unpriced.push({
         urn: c.urn,
@@ -145,10 +219,10 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
       unpriced.push({ urn: c.urn, type, op: c.op, reason: `${side}${bad.reason}` });
       continue;
     }
-    const mb = b?.kind === "priced" ? centsOf(b.monthly) : 0;
-    const ma = a?.kind === "priced" ? centsOf(a.monthly) : 0;
-    before = before.plus(mb);
-    after = after.plus(ma);
+    const bc = b?.kind === "priced" ? Math.round((b.cents ?? 0) * 100) : 0;
+    const ac = a?.kind === "priced" ? Math.round((a.cents ?? 0) * 100) : 0;
+    before += bc;
+    after += ac;
     const words = [b, a]
       .filter((p): p is Extract<Price, { kind: "priced" }> => p?.kind === "priced")
       .map((p) => p.pricedBy);
@@ -160,19 +234,15 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
       urn: c.urn,
       type,
       op: c.op,
-      monthlyBefore: mb,
-      monthlyAfter: ma,
-      monthlyDelta: Number(new Big(ma).minus(mb).toFixed(2)),
+      monthlyBefore: bc / 100,
+      monthlyAfter: ac / 100,
+      monthlyDelta: (ac - bc) / 100,
       pricedBy,
     });
   }
   return {
     currency: card.currency ?? null,
-    totals: {
-      monthlyBefore: Number(before.toFixed(2)),
-      monthlyAfter: Number(after.toFixed(2)),
-      monthlyDelta: Number(after.minus(before).toFixed(2)),
-    },
+    totals: { monthlyBefore: before / 100, monthlyAfter: after / 100, monthlyDelta: (after - before) / 100 },
     resources,
     unpriced,
     ignored,

@@ -102,29 +102,32 @@ export function parseDigest(text: string, source = "the preview"): PreviewDigest
   const raw = value["steps"];
   if (!Array.isArray(raw))
     throw new ConfigError(field, `${source}: steps is not a list; is this \`pulumi preview --json\` output?`);
-  const steps: DigestStep[] = raw.map((s, i) => {
-    const at = `${source}: steps[${i}]`;
-    if (!isObject(s)) throw new ConfigError(field, `${at} is not an object`);
-    if (typeof s["op"] !== "string" || s["op"] === "") throw new ConfigError(field, `${at} has no op`);
-    if (typeof s["urn"] !== "string" || !s["urn"].startsWith("urn:pulumi:"))
-      throw new ConfigError(field, `${at} has no urn (urn:pulumi:...)`);
-    const state = (k: "oldState" | "newState"): DigestState | undefined => {
+  // checked in place: the parsed objects are the steps (a preview can hold thousands)
+  for (let i = 0; i < raw.length; i++) {
+    const s: unknown = raw[i];
+    const at = () => `${source}: steps[${i}]`;
+    if (!isObject(s)) throw new ConfigError(field, `${at()} is not an object`);
+    if (typeof s["op"] !== "string" || s["op"] === "") throw new ConfigError(field, `${at()} has no op`);
+    const urn = s["urn"];
+    if (typeof urn !== "string" || !urn.startsWith("urn:pulumi:"))
+      throw new ConfigError(field, `${at()} has no urn (urn:pulumi:...)`);
+    for (const k of ["oldState", "newState"] as const) {
       const v = s[k];
-      if (v === undefined || v === null) return undefined;
-      if (!isObject(v)) throw new ConfigError(field, `${at}.${k} is not an object`);
+      if (v === undefined) continue;
+      if (v === null) {
+        delete s[k];
+        continue;
+      }
+      if (!isObject(v)) throw new ConfigError(field, `${at()}.${k} is not an object`);
       const inputs = v["inputs"];
       if (inputs !== undefined && inputs !== null && !isObject(inputs))
-        throw new ConfigError(field, `${at}.${k}.inputs is not an object`);
-      return v as DigestState;
-    };
-    const step: DigestStep = { op: s["op"], urn: s["urn"] };
-    const oldState = state("oldState");
-    const newState = state("newState");
-    if (oldState) step.oldState = oldState;
-    if (newState) step.newState = newState;
-    if (typeof s["provider"] === "string") step.provider = s["provider"];
-    return step;
-  });
+        throw new ConfigError(field, `${at()}.${k}.inputs is not an object`);
+      const outputs = v["outputs"];
+      if (outputs !== undefined && outputs !== null && !isObject(outputs))
+        throw new ConfigError(field, `${at()}.${k}.outputs is not an object`);
+    }
+  }
+  const steps = raw as DigestStep[];
   return { steps, ...summaryOf(value) };
 }
 

@@ -188,3 +188,12 @@ describe("one pricing module: the pack and costgate cost agree", () => {
     });
   });
 });
+
+describe("the README's rate card", () => {
+  it("is a valid rate card", () => {
+    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+    const block = /```yaml\n# rates\.yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    expect(parseRateCard(parse(block ?? ""))).toMatchObject({ currency: "EUR" });
+  });
+});
