@@ -141,12 +141,18 @@ class Pricer {
     const value = (k: string) => (first && k in first ? first[k] : second?.[k]);
     // a trie of Maps keyed by the inputs' values: no key string built per resource
     let node = this.memo.get(type) as Map<unknown, unknown> | undefined;
-    if (!node) this.memo.set(type, (node = new Map()));
+    if (!node) {
+      node = new Map();
+      this.memo.set(type, node);
+    }
     for (const k of keys) {
       const v = value(k);
       const at = typeof v === "object" && v !== null ? `\u0000${JSON.stringify(v)}` : v;
       let next = node.get(at) as Map<unknown, unknown> | undefined;
-      if (!next) node.set(at, (next = new Map()));
+      if (!next) {
+        next = new Map();
+        node.set(at, next);
+      }
       node = next;
     }
     let p = node.get(LEAF) as Priced | undefined;
