@@ -6,7 +6,7 @@
  * as-of day, the median and 90th-percentile absolute % error of the month's total, the bias, and how often
  * the truth fell at or under the model's p80 and p90; writes docs/forecast-backtest.json.
  *
- *   npm run backtest [-- --series 40]
+ *   npm run backtest [-- --series 40] [-- --by-kind]
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -134,6 +134,26 @@ function main(): void {
           }
         }
       }
+    }
+  }
+  if (process.argv.includes("--by-kind")) {
+    // per kind of series: the median |error| % of each method at each as-of day
+    process.stdout.write(
+      `\nby kind: median |err| % (model / trailing / run-rate / naive) at days ${AS_OF.join(", ")}\n`,
+    );
+    for (const kind of KINDS) {
+      const cells = AS_OF.map((d) =>
+        METHODS.map((method) => {
+          const xs = samples.filter((x) => x.kind === kind && x.asOf === d && x.method === method);
+          return xs.length
+            ? quantileOf(
+                xs.map((x) => Math.abs(x.error) * 100),
+                0.5,
+              ).toFixed(1)
+            : "—";
+        }).join("/"),
+      );
+      process.stdout.write(`${kind.padEnd(14)} ${cells.join("  ")}\n`);
     }
   }
   const groups: Record<string, Kind[]> = {

@@ -7,15 +7,7 @@
  * - deletions and in-place changes are not visible to a stack policy and are not priced.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import {
-  FLOATING_IP,
-  INSTANCE,
-  perDayOf,
-  priceMonthly,
-  type RateCard,
-  UNKNOWN_TEXT,
-  VOLUME,
-} from "costgate/budget";
+import { FLOATING_IP, INSTANCE, priceMonthly, type RateCard, UNKNOWN_TEXT, VOLUME } from "costgate/budget";
 
 /** The rate card (costgate's one pricing module; `costgate cost` uses the same). */
 export type { RateCard };
@@ -100,7 +92,7 @@ export function priceResource(
   const inputs = inputsOf(r.props);
   const price = priceMonthly(r.type, inputs, card);
   if (price.kind === "unpriced") return { reason: price.reason };
-  return { perDay: perDayOf(price.monthly).toNumber(), what: WHAT[r.type]?.(inputs) ?? r.type };
+  return { perDay: price.perDay, what: WHAT[r.type]?.(inputs) ?? r.type };
 }
 
 /** priceChange sums the daily cost of the priced resources a preview creates. */

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { readDataFile } from "../data-file";
 import { ConfigError } from "../errors";
 import type { Assert, Exact } from "../exact";
-import { type RateCard, rateCardSchema } from "../pricing/rate-card";
+import { currencySchema, type RateCard, rateCardSchema } from "../pricing/rate-card";
 import {
   type BudgetConfig,
   budgetConfigSchema,
@@ -75,12 +75,7 @@ export function costgateConfigSchema() {
         .optional(),
       product: z.union([z.string(), z.number()]).optional(),
       rateCard: rateCardSchema().optional(),
-      currency: z
-        .string({ error: "must be a currency code or sign, e.g. EUR" })
-        .trim()
-        .min(1, "is empty; e.g. EUR")
-        .max(8, "is too long for a currency code or sign; e.g. EUR")
-        .optional(),
+      currency: currencySchema().optional(),
       ...thresholds,
     })
     .strict()

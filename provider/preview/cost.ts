@@ -2,7 +2,7 @@
  * What a `pulumi preview` costs: every step priced from its old and new inputs with the rate card, per
  * month — creates, updates, replacements, deletions, and unchanged resources for the stack's total.
  */
-import { centsOf, FLOATING_IP, INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
+import { FLOATING_IP, INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
 import type { RateCard } from "../pricing/rate-card";
 import { type DigestState, type DigestStep, type PreviewDigest, typeOfUrn } from "./digest";
 
@@ -102,8 +102,8 @@ export function foldSteps(steps: readonly DigestStep[]): Change[] {
 
 const LEAF = Symbol("price");
 
-/** A priced outcome with its cents, shared by every resource with the same price inputs. */
-type Priced = Price & { cents?: number };
+/** A priced outcome, shared by every resource with the same price inputs. */
+type Priced = Price;
 
 /**
  * Pricer prices resources with one card, remembering each distinct set of price inputs: a preview of
@@ -160,7 +160,6 @@ class Pricer {
       const inputs: Record<string, unknown> = {};
       for (const k of keys) inputs[k] = value(k);
       p = priceMonthly(type, inputs, this.card);
-      if (p.kind === "priced") p.cents = centsOf(p.monthly);
       node.set(LEAF, p);
     }
     return p;
@@ -225,8 +224,8 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
       unpriced.push({ urn: c.urn, type, op: c.op, reason: `${side}${bad.reason}` });
       continue;
     }
-    const bc = b?.kind === "priced" ? Math.round((b.cents ?? 0) * 100) : 0;
-    const ac = a?.kind === "priced" ? Math.round((a.cents ?? 0) * 100) : 0;
+    const bc = b?.kind === "priced" ? Math.round(b.cents * 100) : 0;
+    const ac = a?.kind === "priced" ? Math.round(a.cents * 100) : 0;
     before += bc;
     after += ac;
     const words = [b, a]

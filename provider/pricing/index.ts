@@ -1,9 +1,8 @@
 export {
-  centsOf,
   FLOATING_IP,
   INSTANCE,
   type Price,
-  perDayOf,
+  type Priced,
   priceMonthly,
   SECRET_TEXT,
   UNKNOWN_TEXT,

@@ -15,10 +15,24 @@ export const INSTANCE = "openstack:compute/instance:Instance";
 export const VOLUME = "openstack:blockstorage/volume:Volume";
 export const FLOATING_IP = "openstack:networking/floatingIp:FloatingIp";
 
+/** A priced resource: per month (unrounded, and to the cent) and per day. */
+export interface Priced {
+  kind: "priced";
+  /** Per month, as priced (not rounded). */
+  monthly: number;
+  /** Per month to the cent, half away from zero, in exact decimal arithmetic. */
+  cents: number;
+  /** Per day: the monthly price × 12 / 365 (an hourly price × 24). */
+  perDay: number;
+  /** How, in words. */
+  pricedBy: string;
+}
+
 /** The outcome of pricing one resource. */
-export type Price =
-  | { kind: "priced" /** Per month, unrounded. */; monthly: Big /** How, in words. */; pricedBy: string }
-  | { kind: "unpriced"; reason: string };
+export type Price = Priced | { kind: "unpriced"; reason: string };
+
+/** A price before it is rounded: exact decimals (big.js stays out of the public types). */
+type Exact = { kind: "priced"; monthly: Big; pricedBy: string } | { kind: "unpriced"; reason: string };
 
 /** Power states an instance costs nothing of its flavor in, unless the card says otherwise. */
 const DEFAULT_POWER_STATES: Record<string, number> = { shelved_offloaded: 0 };
@@ -46,9 +60,21 @@ function perMonth(p: Periodic): { monthly: Big; words: string } {
  *
  * @example
  * priceMonthly("openstack:compute/instance:Instance", { flavorName: "m1.large" }, { flavors: { "m1.large": 0.12 } });
- * // { kind: "priced", monthly: Big(87.6), pricedBy: "flavor m1.large: 0.12/hour × 730 h" }
+ * // { kind: "priced", monthly: 87.6, cents: 87.6, perDay: 2.88, pricedBy: "flavor m1.large: 0.12/hour × 730 h" }
  */
 export function priceMonthly(type: string, inputs: Record<string, unknown>, card: RateCard): Price {
+  const p = exactPrice(type, inputs, card);
+  if (p.kind === "unpriced") return p;
+  return {
+    kind: "priced",
+    monthly: p.monthly.toNumber(),
+    cents: centsOf(p.monthly),
+    perDay: perDayOf(p.monthly).toNumber(),
+    pricedBy: p.pricedBy,
+  };
+}
+
+function exactPrice(type: string, inputs: Record<string, unknown>, card: RateCard): Exact {
   const custom = card.types?.[type];
   if (custom) {
     if (custom.property === undefined) {
@@ -97,7 +123,7 @@ export function priceMonthly(type: string, inputs: Record<string, unknown>, card
   };
 }
 
-function priceInstance(inputs: Record<string, unknown>, card: RateCard): Price {
+function priceInstance(inputs: Record<string, unknown>, card: RateCard): Exact {
   // the flavor by name, else by id; a secret or unknown one cannot price
   let flavor: string | undefined;
   let why: string | undefined;
@@ -128,7 +154,7 @@ function priceInstance(inputs: Record<string, unknown>, card: RateCard): Price {
   return { kind: "priced", monthly: base.monthly.times(share), pricedBy: words };
 }
 
-function priceVolume(inputs: Record<string, unknown>, card: RateCard): Price {
+function priceVolume(inputs: Record<string, unknown>, card: RateCard): Exact {
   const size = inputs["size"];
   const why = unusable("size", size);
   if (why) return { kind: "unpriced", reason: why };
@@ -156,11 +182,11 @@ function priceVolume(inputs: Record<string, unknown>, card: RateCard): Price {
 }
 
 /** cents rounds a Big to cents, half away from zero, as a number. */
-export function centsOf(x: Big): number {
+function centsOf(x: Big): number {
   return Number(x.round(2, Big.roundHalfUp).toFixed(2));
 }
 
 /** perDayOf turns a monthly price into a daily one: × 12 / 365 (an hourly price × 24). */
-export function perDayOf(monthly: Big): Big {
+function perDayOf(monthly: Big): Big {
   return monthly.times(12).div(365);
 }

@@ -82,17 +82,21 @@ const periodic = () =>
     { error: "must be a price per hour, or { hour } or { month }" },
   );
 
+/** A currency code or sign (`EUR`, `₽`): the rate card's and the config file's. @internal */
+export function currencySchema() {
+  return z
+    .string({ error: "must be a currency code or sign, e.g. EUR" })
+    .trim()
+    .min(1, "is empty; e.g. EUR")
+    .max(8, "is too long for a currency code or sign; e.g. EUR");
+}
+
 /** @internal */
 export function rateCardSchema() {
   return z
     .object({
       $schema: z.string().optional(),
-      currency: z
-        .string({ error: "must be a currency code or sign, e.g. EUR" })
-        .trim()
-        .min(1, "is empty; e.g. EUR")
-        .max(8, "is too long for a currency code or sign; e.g. EUR")
-        .optional(),
+      currency: currencySchema().optional(),
       flavors: z.record(z.string(), periodic()).optional(),
       powerStates: z
         .record(

@@ -11,7 +11,7 @@ import { priceResource } from "../../policies/budget/cost";
 import { isConfigError } from "../../provider/errors";
 import { priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
-import { centsOf, perDayOf, priceMonthly, UNKNOWN_TEXT } from "../../provider/pricing/price";
+import { priceMonthly, UNKNOWN_TEXT } from "../../provider/pricing/price";
 import { parseRateCard } from "../../provider/pricing/rate-card";
 
 const DIR = join(__dirname, "../fixtures/preview");
@@ -174,8 +174,9 @@ describe("one pricing module: the pack and costgate cost agree", () => {
     const monthly = priceMonthly(type, inputs, card);
     const pack = priceResource({ type, props: props(inputs) }, card);
     if (monthly.kind !== "priced" || !pack || !("perDay" in pack)) throw new Error("not priced");
-    expect(pack.perDay).toBe(perDayOf(monthly.monthly).toNumber());
-    expect(centsOf(monthly.monthly)).toBeGreaterThan(0);
+    expect(pack.perDay).toBe(monthly.perDay);
+    expect(monthly.perDay).toBeCloseTo((monthly.monthly * 12) / 365, 9);
+    expect(monthly.cents).toBeGreaterThan(0);
   });
 
   it("an unknown size is unpriced in both", () => {
