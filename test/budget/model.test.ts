@@ -45,6 +45,23 @@ describe("forecastDays", () => {
     expect(forecastDays(stepped, MONDAY, 0, MONDAY + 9).dailyRate).toBeGreaterThan(250);
   });
 
+  it("reads an old step as the new level, not as a bias its backtests would add", () => {
+    // 84 days: 100 a day, then 170 from 30 days ago (a new service), a little noise
+    const noise = (i: number) => 1 + ((i * 37) % 11) / 100 - 0.05;
+    const history = Array.from({ length: 84 }, (_, i) => (i < 54 ? 100 : 170) * noise(i));
+    const f = forecastDays(history, MONDAY, 0, MONDAY + 19); // 20 days ahead
+    // at the new level: about 20 × 170; the backtests that straddle the step would have pushed it to ~1.3×
+    expect(f.remaining!.p50).toBeGreaterThan(20 * 170 * 0.93);
+    expect(f.remaining!.p50).toBeLessThan(20 * 170 * 1.07);
+  });
+
+  it("does not take steady growth for a step", () => {
+    const history = Array.from({ length: 84 }, (_, i) => 100 * 1.006 ** i);
+    const f = forecastDays(history, MONDAY, 0, MONDAY + 19);
+    // the level at yesterday is ~165; growth goes on, and the backtests' median ratio carries it
+    expect(f.remaining!.p50).toBeGreaterThan(20 * 165);
+  });
+
   it("orders its quantiles", () => {
     const noisy = Array.from({ length: 90 }, (_, i) => 100 + ((i * 37) % 41) - 20);
     const f = forecastDays(noisy, MONDAY, 0, MONDAY + 20);
