@@ -13,7 +13,7 @@ import { money } from "../format";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { DEFAULT_DAYS } from "../report/flags";
-import { buildReport, daysInMonthOf, type Report } from "../report/model";
+import { daysInMonthOf, type Report } from "../report/model";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 
@@ -82,7 +82,9 @@ export async function demoCommand(
       progress?.stop();
     }
     const config = demoThresholds(first);
-    const report = buildReport({ balance: first.balance, consumption: first.consumption, config, now });
+    // the rules read what `costgate report` reads for them (12 weeks for the forecast model), not only the
+    // 60 days shown: the same emulator, read again with the thresholds
+    const report = await fetchReport(billing, query, config, { now });
     out(
       `2. Project ${projectId}: its balance and ${DEFAULT_DAYS} days of charges, and the budget rules with\n`,
     );
