@@ -96,6 +96,17 @@ describe("each policy", () => {
 });
 
 describe("the rate card", () => {
+  it("reports a rate card that is not valid as a violation naming the field, before reading billing", async () => {
+    const ms = await validate(monthlyBudget, {
+      projectId: 4242,
+      monthlyBudget: 1_000_000,
+      rateCard: { flavors: { "m1.small": -1 } },
+    });
+    expect(ms).toEqual([
+      "The monthly-budget policy's rate card is not valid: rateCard.flavors.m1.small: must be 0 or more. Fix it in the policy config.",
+    ]);
+  });
+
   it.each([
     [
       { type: "openstack:compute/instance:Instance", props: { flavorName: "m1.small" } },
