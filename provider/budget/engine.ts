@@ -55,7 +55,7 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
     trailing,
     cfg.extraDailyCost,
   );
-  const modelFigures = forecastFiguresOf(series, forecast, runway.available, cfg.extraDailyCost);
+  const modelFigures = forecastFiguresOf(series, forecast, runway.available, cfg.extraDailyCost, input.now);
   const ctx: RuleContext = { input, config: cfg, series, trailing, forecast, runway, model: modelFigures };
   const byModel = cfg.forecastMethod === "model";
 
@@ -150,6 +150,7 @@ function forecastFiguresOf(
   month: MonthForecast,
   available: number,
   extraDailyCost: number,
+  now: Date,
 ): ForecastFigures {
   const { days, todaySoFar } = modelHistoryOf(series);
   const toMonthEnd = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
@@ -160,7 +161,10 @@ function forecastFiguresOf(
     backtests: toMonthEnd.backtests,
   };
   if (!toMonthEnd.remaining) return { monthEnd: null, runwayDays: null, ...base };
-  const extra = extraDailyCost * month.daysLeft;
+  // a planned change costs from now: the rest of today and the days left (× 24 h = its monthly price
+  // pro-rated over the hours left at 730 h a month, as `costgate cost` says it)
+  const restOfToday = 1 - (now.getTime() - series.today * 86_400_000) / 86_400_000;
+  const extra = extraDailyCost * (month.daysLeft + Math.min(1, Math.max(0, restOfToday)));
   const monthEnd = mapQ(toMonthEnd.remaining, (r) => cents(month.monthToDate + Math.max(0, r + extra)));
   const next30 = forecastDays(days, series.today, todaySoFar, series.today + 29);
   let runwayDays: QuantileFigures | null = null;

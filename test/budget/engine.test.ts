@@ -118,11 +118,13 @@ describe("evaluate", () => {
       dailyAverage: 1000,
       runwayDays: 10,
     });
-    // the model: 9 days after today at 240.00 more, on every quantile
+    // the model: from now (09:30) to the month's end — 14.5 hours of today and 9 days — at 240.00 a day more,
+    // on every quantile
     const before = evaluate(happy(), ALL).figures.forecast;
     const after = evaluate(happy(), { ...ALL, extraDailyCost: 240 }).figures;
-    expect(after.forecast.monthEnd?.p50).toBeCloseTo((before.monthEnd?.p50 ?? 0) + 2160, 2);
-    expect(after.forecast.monthEnd?.p90).toBeCloseTo((before.monthEnd?.p90 ?? 0) + 2160, 2);
+    const extra = 240 * (9 + 14.5 / 24);
+    expect(after.forecast.monthEnd?.p50).toBeCloseTo((before.monthEnd?.p50 ?? 0) + extra, 1);
+    expect(after.forecast.monthEnd?.p90).toBeCloseTo((before.monthEnd?.p90 ?? 0) + extra, 1);
     expect(after.monthToDate).toBe(20300);
     expect(after.runwayDays).toBeLessThan(before.runwayDays?.p80 ?? 0);
   });

@@ -122,6 +122,8 @@ describe("costgate cost", () => {
     // 268.02 a month more is 8.81 a day: every quantile of the month's end grows, the runway shrinks
     expect(after.monthEnd.p80).toBeGreaterThan(before.monthEnd.p80);
     expect(after.runwayDays.p80).toBeLessThanOrEqual(before.runwayDays.p80);
+    // the month's end moves by this month's pro-rated extra: 268.02 × hours left ÷ 730
+    expect(Math.abs(after.monthEnd.p50 - before.monthEnd.p50 - j.thisMonth.extra)).toBeLessThan(0.5);
     expect(j.gates.map((g: { gate: string; status: string }) => `${g.gate}:${g.status}`)).toEqual([
       "monthly-budget:pass",
       "min-runway-days:pass",
