@@ -4,6 +4,7 @@
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "./billing/client";
 import { addDays, isoDay, parseBound } from "./billing/periods";
+import type { ProductId } from "./billing/products";
 import type { ProjectBalance, ProjectConsumption } from "./billing/results";
 import { type BudgetConfig, DEFAULT_SPIKE_WINDOW_DAYS, DEFAULT_TRAILING_DAYS, evaluate } from "./budget";
 import type { Evaluation } from "./budget/types";
@@ -18,6 +19,8 @@ export interface ProjectCheck {
 
 /** Days of history the forecast model reads: 12 weeks (8 for the weekday factors, the rest for its backtests). */
 export const MODEL_HISTORY_DAYS = 84;
+/** The window a check reads its charges in: the model's 12 weeks and the month so far, one request. */
+export const CHECK_WINDOW_DAYS = 93;
 
 /**
  * checkPeriodStart is the first day the budget rules look at: 12 weeks back for the forecast model, or
@@ -47,7 +50,7 @@ export async function fetchProjectData(
     // A check reads 12 weeks (the forecast model's history) and the month so far: one request.
     getConsumption(
       ep,
-      { projectId: q.projectId, product: q.product, from, to: q.now, windowDays: 93 },
+      { projectId: q.projectId, product: q.product, from, to: q.now, windowDays: CHECK_WINDOW_DAYS },
       () => q.now,
     ),
   ]);
@@ -96,19 +99,18 @@ export async function checkAsOf(
       product: q.product,
       from: from <= last ? from : last,
       to: last,
-      windowDays: 93,
+      windowDays: CHECK_WINDOW_DAYS,
     },
     () => now,
   );
-  const balance: ProjectBalance = {
-    projectId: q.projectId,
-    productId: consumption.productId,
-    balance: 0,
-    bonuses: 0,
-    fetchedAt: now.toISOString(),
-  };
+  const balance = unreadBalance(q.projectId, consumption.productId, now);
   const evaluation = asOfEvaluation(evaluateData({ balance, consumption }, q.projectId, now, q.config), asOf);
   return { balance, consumption, evaluation };
+}
+
+/** unreadBalance stands in for the balance a replay does not read: 0, as at the replay's start. */
+export function unreadBalance(projectId: number, productId: ProductId, now: Date): ProjectBalance {
+  return { projectId, productId, balance: 0, bonuses: 0, fetchedAt: now.toISOString() };
 }
 
 /**

@@ -8,14 +8,16 @@ import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
 import { type BudgetConfig, configuredGates, parseBudgetConfig } from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
-import { formatMoney } from "../../provider/budget/money";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
 import { evaluateData, fetchProjectData } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
 import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
+import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
+import { money } from "../format";
+import { cell } from "../report/markdown";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { budgetConfigFrom } from "./check";
@@ -89,7 +91,7 @@ function hoursLeftInMonth(now: Date): { hours: number; monthEnd: string } {
   return { hours: Math.max(0, (end - now.getTime()) / 3_600_000), monthEnd };
 }
 
-const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${formatMoney(Math.abs(n))}`;
+const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math.abs(n))}`;
 
 /**
  * costCommand prices the preview, judges the gates and prints the result (terminal, --json or
@@ -207,7 +209,7 @@ export async function costCommand(o: Opts): Promise<number> {
       gate: "max-monthly-increase",
       level: "mandatory",
       status: delta > maxIncrease ? "fail" : "pass",
-      message: `The change ${delta >= 0 ? "adds" : "removes"} ${formatMoney(Math.abs(delta))} a month; at most ${formatMoney(maxIncrease)} more is allowed.`,
+      message: `The change ${delta >= 0 ? "adds" : "removes"} ${money(Math.abs(delta))} a month; at most ${money(maxIncrease)} more is allowed.`,
     });
   }
   if (maxPercent !== undefined) {
@@ -219,8 +221,8 @@ export async function costCommand(o: Opts): Promise<number> {
       status: pct > maxPercent ? "fail" : "pass",
       message:
         before > 0
-          ? `The change moves the stack's priced resources from ${formatMoney(before)} to ${formatMoney(cost.totals.monthlyAfter)} a month (${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %); at most +${maxPercent} % is allowed.`
-          : `The stack's priced resources cost nothing before the change and ${formatMoney(cost.totals.monthlyAfter)} a month after it; at most +${maxPercent} % is allowed.`,
+          ? `The change moves the stack's priced resources from ${money(before)} to ${money(cost.totals.monthlyAfter)} a month (${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %); at most +${maxPercent} % is allowed.`
+          : `The stack's priced resources cost nothing before the change and ${money(cost.totals.monthlyAfter)} a month after it; at most +${maxPercent} % is allowed.`,
     });
   }
   if (cost.unpriced.length > 0) {
@@ -228,7 +230,7 @@ export async function costCommand(o: Opts): Promise<number> {
       gate: "unpriced",
       level: failOnUnpriced ? "mandatory" : "advisory",
       status: "fail",
-      message: `${cost.unpriced.length} resource${cost.unpriced.length === 1 ? "" : "s"} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${u.urn.split("::").pop()} (${u.reason})`).join("; ")}.`,
+      message: `${plural(cost.unpriced.length, "resource")} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${u.urn.split("::").pop()} (${u.reason})`).join("; ")}.`,
     });
   } else if (failOnUnpriced) {
     result.gates.push({
@@ -250,9 +252,6 @@ export async function costCommand(o: Opts): Promise<number> {
 }
 
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
-const cell = (s: string) =>
-  s.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const money = (n: number) => formatMoney(n);
 
 function forecastLines(r: CostResult): string[] {
   const f = r.forecast;
@@ -287,7 +286,7 @@ export function costText(r: CostResult): string {
       `  ${x.op.padEnd(8)} ${nameOf(x.urn).padEnd(w)} ${money(x.monthlyBefore).padStart(10)} → ${money(x.monthlyAfter).padStart(10)}  ${signed(x.monthlyDelta).padStart(11)}  ${x.pricedBy}`,
     );
   const same = r.resources.length - changed.length;
-  if (same > 0) lines.push(`  ${same} unchanged resource${same === 1 ? "" : "s"} priced for the total`);
+  if (same > 0) lines.push(`  ${plural(same, "unchanged resource")} priced for the total`);
   for (const u of r.unpriced) lines.push(`  UNPRICED ${nameOf(u.urn)} (${u.type}, ${u.op}): ${u.reason}`);
   lines.push(
     "",

@@ -11,9 +11,9 @@ import { findEndpoint } from "../../provider/identity/catalog";
 import { issueToken, revokeToken } from "../../provider/identity/tokens";
 import { money } from "../format";
 import { useColor } from "../report/colors";
-import { fetchReport } from "../report/fetch";
+import { fetchReportInput } from "../report/fetch";
 import { DEFAULT_DAYS } from "../report/flags";
-import { daysInMonthOf, type Report } from "../report/model";
+import { buildReport, daysInMonthOf, type Report } from "../report/model";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 
@@ -75,16 +75,16 @@ export async function demoCommand(
       to: isoDay(now),
     };
     const progress = startProgress("charges", "requests");
-    let first: Report;
+    let data: Awaited<ReturnType<typeof fetchReportInput>>;
     try {
-      first = await fetchReport(billing, query, {}, { now, onWindow: (d, t) => progress?.update(d, t) });
+      data = await fetchReportInput(billing, query, {}, { now, onWindow: (d, t) => progress?.update(d, t) });
     } finally {
       progress?.stop();
     }
-    const config = demoThresholds(first);
-    // the rules read what `costgate report` reads for them (12 weeks for the forecast model), not only the
-    // 60 days shown: the same emulator, read again with the thresholds
-    const report = await fetchReport(billing, query, config, { now });
+    // one read: the thresholds come from a first report, then the report with them (the rules read what
+    // `costgate report` reads for them, 12 weeks for the forecast model)
+    const config = demoThresholds(buildReport({ ...data, config: {} }));
+    const report = buildReport({ ...data, config });
     out(
       `2. Project ${projectId}: its balance and ${DEFAULT_DAYS} days of charges, and the budget rules with\n`,
     );

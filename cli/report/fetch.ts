@@ -6,8 +6,8 @@ import { type BillingEndpoint, getBalance, getConsumption } from "../../provider
 import { addDays, FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
-import { checkPeriodStart } from "../../provider/check";
-import { buildReport, type Report } from "./model";
+import { CHECK_WINDOW_DAYS, checkPeriodStart, unreadBalance } from "../../provider/check";
+import { buildReport, type Report, type ReportInput } from "./model";
 
 /** ReportQuery names the project and the period of a report. */
 export interface ReportQuery {
@@ -52,6 +52,19 @@ export async function fetchReport(
   config: BudgetConfig,
   opts: FetchOptions = {},
 ): Promise<Report> {
+  return buildReport({ ...(await fetchReportInput(ep, q, config, opts)), config });
+}
+
+/**
+ * fetchReportInput is fetchReport's reads: what buildReport needs but the thresholds (`config` chooses how
+ * far back the rules read). The demo builds two reports from one read.
+ */
+export async function fetchReportInput(
+  ep: BillingEndpoint,
+  q: ReportQuery,
+  config: BudgetConfig,
+  opts: FetchOptions = {},
+): Promise<Omit<ReportInput, "config">> {
   const now = opts.now ?? new Date();
   const period = parsePeriod(q.from, q.to, { now, maxPeriodDays: q.maxPeriodDays, names: FLAG_NAMES });
   const today = isoDay(now);
@@ -87,13 +100,7 @@ export async function fetchReport(
   const [balance, consumption, forRules] = await Promise.all([
     asOf
       ? // not read: the API gives only today's balance
-        Promise.resolve({
-          projectId: q.projectId,
-          productId: q.product,
-          balance: 0,
-          bonuses: 0,
-          fetchedAt: now.toISOString(),
-        })
+        Promise.resolve(unreadBalance(q.projectId, q.product, now))
       : getBalance(ep, { projectId: q.projectId, product: q.product }, clock),
     getConsumption(ep, { ...common, from: q.from, to: q.to, onWindow: onWindow("period") }, clock),
     covered
@@ -103,7 +110,7 @@ export async function fetchReport(
           ep,
           {
             ...common,
-            windowDays: q.windowDays ?? 93,
+            windowDays: q.windowDays ?? CHECK_WINDOW_DAYS,
             from: evalFrom,
             to: lastDay,
             onWindow: onWindow("rules"),
@@ -111,13 +118,5 @@ export async function fetchReport(
           clock,
         ),
   ]);
-  return buildReport({
-    balance,
-    consumption,
-    evaluationItems: forRules?.items,
-    config,
-    now,
-    currency: opts.currency,
-    asOf,
-  });
+  return { balance, consumption, evaluationItems: forRules?.items, now, currency: opts.currency, asOf };
 }

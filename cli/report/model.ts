@@ -8,13 +8,12 @@ import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/
 import {
   type BudgetConfig,
   type Evaluation,
-  evaluate,
   forecastMonthEnd,
-  forecastPath,
   type MonthForecast,
   parseBudgetConfig,
   type ResolvedBudgetConfig,
 } from "../../provider/budget";
+import { evaluateWithPath } from "../../provider/budget/engine";
 import type { DailyCharge } from "../../provider/budget/types";
 import { asOfEvaluation } from "../../provider/check";
 
@@ -116,7 +115,8 @@ export function buildReport(input: ReportInput): Report {
   const { balance, consumption, now } = input;
   const config = parseBudgetConfig(input.config);
   const items = input.evaluationItems ?? consumption.items;
-  const live = evaluate(
+  // the rules and the forecast band from one reading of the history
+  const { evaluation: live, path } = evaluateWithPath(
     {
       projectId: balance.projectId,
       balance: balance.balance,
@@ -125,6 +125,7 @@ export function buildReport(input: ReportInput): Report {
       now,
     },
     input.config,
+    { fromToday: !!input.asOf },
   );
   const evaluation = input.asOf ? asOfEvaluation(live, input.asOf) : live;
   const forecast = forecastMonthEnd(
@@ -150,7 +151,7 @@ export function buildReport(input: ReportInput): Report {
   }
   const forecastDays: ForecastDay[] = [];
   if (to === chartEnd && config.forecastMethod === "model") {
-    for (const p of forecastPath({ consumption: items, now }, input.config, { fromToday: !!input.asOf })) {
+    for (const p of path) {
       forecastDays.push({
         day: p.day,
         amount: p.p50,

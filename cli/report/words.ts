@@ -5,17 +5,23 @@
 import { addDays } from "../../provider/billing/periods";
 import { configuredGates } from "../../provider/budget/config";
 import type { Finding } from "../../provider/budget/types";
+import { plural } from "../../provider/words";
 import { money } from "../format";
 import type { Report } from "./model";
 
-/** dayLabel writes `YYYY-MM-DD` as `22 Nov` (UTC). */
-export function dayLabel(day: string, withYear = false): string {
+/** formatDay writes `YYYY-MM-DD` with its month short (`22 Nov`) or long (`22 November`), and the year if asked (UTC). */
+function formatDay(day: string, month: "short" | "long", withYear: boolean): string {
   return new Intl.DateTimeFormat("en-GB", {
     day: "numeric",
-    month: "short",
+    month,
     ...(withYear ? { year: "numeric" } : {}),
     timeZone: "UTC",
   }).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** dayLabel writes `YYYY-MM-DD` as `22 Nov` (UTC). */
+export function dayLabel(day: string, withYear = false): string {
+  return formatDay(day, "short", withYear);
 }
 
 /** monthLabel writes the month of `YYYY-MM-DD` as `Nov`, and `Jan 2027` in January (UTC). */
@@ -27,11 +33,9 @@ export function monthLabel(day: string): string {
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
-/** longDay writes `YYYY-MM-DD` as `30 November` (UTC). */
-export function longDay(day: string): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
+/** longDay writes `YYYY-MM-DD` as `30 November`, or `30 November 2026` with the year (UTC). */
+export function longDay(day: string, withYear = false): string {
+  return formatDay(day, "long", withYear);
 }
 
 /** monthName writes the month of `YYYY-MM-DD` as `November` (UTC). */
@@ -103,15 +107,8 @@ export function runwayText(r: Report): string {
 
 /** dayRange writes two days as `14 and 19 December 2026`, or `28 December 2026 and 2 January 2027`. */
 export function dayRange(a: string, b: string): string {
-  const long = (d: string, year: boolean) =>
-    new Intl.DateTimeFormat("en-GB", {
-      day: "numeric",
-      month: "long",
-      ...(year ? { year: "numeric" } : {}),
-      timeZone: "UTC",
-    }).format(new Date(`${d}T00:00:00Z`));
-  if (a.slice(0, 7) === b.slice(0, 7)) return `${Number(a.slice(8, 10))} and ${long(b, true)}`;
-  return `${long(a, a.slice(0, 4) !== b.slice(0, 4))} and ${long(b, true)}`;
+  if (a.slice(0, 7) === b.slice(0, 7)) return `${Number(a.slice(8, 10))} and ${longDay(b, true)}`;
+  return `${longDay(a, a.slice(0, 4) !== b.slice(0, 4))} and ${longDay(b, true)}`;
 }
 
 /** methodText says how the month's forecast was made, and how far to trust it. */
@@ -119,7 +116,7 @@ export function methodText(r: Report): string {
   if (r.config.forecastMethod === "trailing-mean")
     return `the trailing ${r.config.trailingDays}-day mean × days left (forecastMethod: trailing-mean), no interval`;
   const m = r.evaluation.figures.forecast;
-  const days = `${m.historyDays} day${m.historyDays === 1 ? "" : "s"} of history`;
+  const days = `${plural(m.historyDays, "day")} of history`;
   if (m.method === "none") return `no forecast yet: ${days}, 3 are needed`;
   const how = m.method === "run-rate" ? "a run-rate (under 2 weeks of history)" : "a weekday-aware level";
   const intervals =

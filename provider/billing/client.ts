@@ -2,6 +2,7 @@
  * The billing GraphQL endpoint: `POST {base_url}/bill/graphql` with the console access token in
  * `X-User-Token` (docs/API.md#balance, docs/API.md#consumption, docs/API.md#authentication). Never `Authorization: Bearer` (docs/API.md#authentication, docs/API.md#errors).
  */
+
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, redactSecrets } from "../errors";
 import {
@@ -13,6 +14,7 @@ import {
   statusHint,
   type TransportOptions,
 } from "../http";
+import { plural } from "../words";
 import {
   balanceDocument,
   consumptionDocument,
@@ -346,10 +348,6 @@ export interface ConsumptionQuery {
   maxRequests?: number;
   /** How messages name from, to and maxPeriodDays (the command line names its flags). @internal */
   names?: PeriodNames;
-}
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }
 
 /** The most requests one getConsumption call sends when the caller does not say. */

@@ -9,7 +9,7 @@ import type { MonthForecast } from "./forecast";
 import { forecastOf } from "./forecast";
 import { minBalanceRule } from "./min-balance";
 import { minRunwayDaysRule } from "./min-runway-days";
-import { forecastDays } from "./model";
+import { type ForecastModel, forecastModel } from "./model";
 import { cents } from "./money";
 import { monthlyBudgetRule } from "./monthly-budget";
 import type { BudgetRule, RuleContext } from "./rule";
@@ -45,6 +45,19 @@ export const budgetRules: readonly BudgetRule[] = [
  * }
  */
 export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluation {
+  return evaluateWithPath(input, config).evaluation;
+}
+
+/**
+ * evaluateWithPath is `evaluate` and `forecastPath` from one reading of the history (the report draws
+ * both): the model's fits are made once.
+ * @internal
+ */
+export function evaluateWithPath(
+  input: BudgetInput,
+  config: BudgetConfig = {},
+  opts: { fromToday?: boolean } = {},
+): { evaluation: Evaluation; path: ForecastPathDay[] } {
   const cfg = parseBudgetConfig(config);
   checkInput(input, ["projectId", "balance", "bonuses"]);
   const series = toSeries(input);
@@ -55,7 +68,15 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
     trailing,
     cfg.extraDailyCost,
   );
-  const modelFigures = forecastFiguresOf(series, forecast, runway.available, cfg.extraDailyCost, input.now);
+  const model = modelOf(series);
+  const modelFigures = forecastFiguresOf(
+    model,
+    series,
+    forecast,
+    runway.available,
+    cfg.extraDailyCost,
+    input.now,
+  );
   const ctx: RuleContext = { input, config: cfg, series, trailing, forecast, runway, model: modelFigures };
   const byModel = cfg.forecastMethod === "model";
 
@@ -75,7 +96,7 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
   });
 
   const lastFullDay = series.today - 1;
-  return {
+  const evaluation: Evaluation = {
     projectId: input.projectId,
     findings,
     figures: {
@@ -94,6 +115,7 @@ export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluat
     },
     verdict: findings.some((f) => f.level === "mandatory" && f.status === "fail") ? "fail" : "pass",
   };
+  return { evaluation, path: pathOf(model, series, forecast, cfg.extraDailyCost, opts.fromToday) };
 }
 
 /** A day of the forecast path: the spend expected that day at each quantile (extra daily cost included). */
@@ -117,12 +139,32 @@ export function forecastPath(
   const cfg = parseBudgetConfig(config);
   const series = toSeries(input);
   const month = forecastOf(series, trailingOf(series, cfg.trailingDays), cfg.extraDailyCost);
+  return pathOf(modelOf(series), series, month, cfg.extraDailyCost, opts.fromToday);
+}
+
+/** A series' model and today's charge so far. */
+interface SeriesModel {
+  model: ForecastModel;
+  todaySoFar: number;
+}
+
+function modelOf(series: Series): SeriesModel {
   const { days, todaySoFar } = modelHistoryOf(series);
-  const f = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
-  const first = opts.fromToday ? 0 : 1;
+  return { model: forecastModel(days, series.today), todaySoFar };
+}
+
+function pathOf(
+  m: SeriesModel,
+  series: Series,
+  month: MonthForecast,
+  extraDailyCost: number,
+  fromToday = false,
+): ForecastPathDay[] {
+  const f = m.model.forecast(m.todaySoFar, series.today + month.daysLeft);
+  const first = fromToday ? 0 : 1;
   return f.path.slice(first).map((q, i) => ({
     day: dayString(series.today + first + i),
-    ...mapQ(q, (x) => cents(x + cfg.extraDailyCost)),
+    ...mapQ(q, (x) => cents(x + extraDailyCost)),
   }));
 }
 
@@ -146,14 +188,14 @@ function modelHistoryOf(series: Series): { days: number[]; todaySoFar: number } 
  * charge to yesterday) and today's charge so far.
  */
 function forecastFiguresOf(
+  { model, todaySoFar }: SeriesModel,
   series: Series,
   month: MonthForecast,
   available: number,
   extraDailyCost: number,
   now: Date,
 ): ForecastFigures {
-  const { days, todaySoFar } = modelHistoryOf(series);
-  const toMonthEnd = forecastDays(days, series.today, todaySoFar, series.today + month.daysLeft);
+  const toMonthEnd = model.forecast(todaySoFar, series.today + month.daysLeft);
   const base = {
     method: toMonthEnd.method,
     confidence: toMonthEnd.confidence,
@@ -166,15 +208,13 @@ function forecastFiguresOf(
   const restOfToday = 1 - (now.getTime() - series.today * 86_400_000) / 86_400_000;
   const extra = extraDailyCost * (month.daysLeft + Math.min(1, Math.max(0, restOfToday)));
   const monthEnd = mapQ(toMonthEnd.remaining, (r) => cents(month.monthToDate + Math.max(0, r + extra)));
-  const next30 = forecastDays(days, series.today, todaySoFar, series.today + 29);
+  const next30 = model.forecast(todaySoFar, series.today + 29);
   let runwayDays: QuantileFigures | null = null;
   if (next30.remaining) {
     const rate = mapQ(next30.remaining, (r) => Math.max(0, r / 30 + extraDailyCost));
     if (available <= 0) runwayDays = { p50: 0, p80: 0, p90: 0 };
-    else if (rate.p50 > 0)
-      runwayDays = mapQ(rate, (x) =>
-        x > 0 ? Math.floor((available / x) * 10) / 10 : Number.MAX_SAFE_INTEGER,
-      );
+    // p80 and p90 spend at least p50's: every rate is above 0 when p50's is
+    else if (rate.p50 > 0) runwayDays = mapQ(rate, (x) => Math.floor((available / x) * 10) / 10);
   }
   return { monthEnd, runwayDays, ...base };
 }

@@ -133,17 +133,6 @@ function pointRemaining(f: Fit, today: number, todaySoFar: number, lastDay: numb
 }
 
 /**
- * forecastDays forecasts the spend from now (`today`, with `todaySoFar` already charged) to `lastDay`
- * from `amounts`, the full days before today (oldest first, ending yesterday). Intervals come from
- * backtests on the same history: the model is refitted at up to 45 earlier origins and its forecast of
- * the following days compared with what was spent; the quantiles of actual ÷ forecast scale the point
- * forecast. Under 8 backtests, a widening from the days' spread is used and confidence is low.
- *
- * @example
- * const f = forecastDays(last60Days, todayNumber, 312.5, monthEndNumber);
- * f.remaining?.p80; // 80 % likely to spend at most this from now to the month's end
- */
-/**
  * levelShift finds a step change in the history: the split (at least 7 days from either end, within the
  * last 70 days) whose two sides' medians (28 days each at most) differ most, when they differ by more than
  * 35 % and each side is level on its own (its halves' medians within 12 %: growth is not a step). Returns
@@ -179,12 +168,25 @@ function levelShift(amounts: number[]): { at: number; ratio: number } | undefine
   return { at: best.at, ratio: best.ratio };
 }
 
-export function forecastDays(
-  rawAmounts: number[],
-  today: number,
-  todaySoFar: number,
-  lastDay: number,
-): ModelForecast {
+/** A history read once: forecasts to any horizon share its step adjustment, its fit and its backtest fits. */
+export interface ForecastModel {
+  /** The spend from now (`todaySoFar` already charged today) to `lastDay`, with its quantiles. */
+  forecast(todaySoFar: number, lastDay: number): ModelForecast;
+}
+
+/**
+ * forecastModel reads `rawAmounts`, the full days before `today` (oldest first, ending yesterday). Intervals
+ * come from backtests on the same history: the model is refitted at up to 60 earlier origins and its
+ * forecast of the following days compared with what was spent; the quantiles of actual ÷ forecast scale the
+ * point forecast. Under 8 backtests, a widening from the days' spread is used and confidence is low. The
+ * refits depend on the origin only, so each is made once for every horizon asked; a forecast asked twice
+ * is made once.
+ *
+ * @example
+ * const model = forecastModel(last84Days, todayNumber);
+ * model.forecast(312.5, monthEndNumber).remaining?.p80; // 80 % likely to spend at most this to the month's end
+ */
+export function forecastModel(rawAmounts: number[], today: number): ForecastModel {
   // a step change in the history: the days before it are scaled to the new level, so that the weekday
   // factors, the level and the backtests all read one regime
   const shift = levelShift(rawAmounts);
@@ -192,65 +194,100 @@ export function forecastDays(
   const n = amounts.length;
   const firstDay = today - n;
   const f = fitModel(amounts, firstDay);
-  if (!f) {
-    return {
-      method: "none",
-      confidence: "none",
-      historyDays: n,
-      dailyRate: 0,
-      remaining: null,
-      backtests: 0,
-      path: [],
-    };
-  }
-  const point = pointRemaining(f, today, todaySoFar, lastDay);
-  const horizon = lastDay - today + 1;
-  const ratios: number[] = [];
-  // origins whose following days cover the whole horizon: errors of the same length as the forecast's
-  for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
-    const h = horizon;
-    const past = fitModel(amounts.slice(0, o), firstDay);
-    if (!past) break;
-    let pred = 0;
-    let actual = 0;
-    for (let i = 0; i < h; i++) {
-      pred += expected(past, firstDay + o + i);
-      actual += amounts[o + i]!;
-    }
-    if (pred > 0) ratios.push(actual / pred);
-  }
-  let remaining: Quantiles;
-  let confidence: ModelForecast["confidence"] = f.method === "run-rate" ? "low" : "normal";
-  if (ratios.length >= 8) {
-    // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
-    // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`
-    const q50 = quantile(ratios, 0.5);
-    const widen = (q: number) => q50 + Math.max(0, q - q50) * SPREAD;
-    remaining = {
-      p50: point * q50,
-      p80: point * widen(quantile(ratios, 0.8)),
-      p90: point * widen(quantile(ratios, 0.9)),
-    };
-  } else {
-    // too few backtests: widen by the days' spread over the horizon (independent days)
-    const rel = f.level > 0 ? f.sigma / f.level : 0;
-    const spread = rel / Math.sqrt(Math.max(1, horizon));
-    remaining = { p50: point, p80: point * (1 + 0.84 * spread), p90: point * (1 + 1.28 * spread) };
-    confidence = "low";
-  }
-  const path: Quantiles[] = [];
-  for (let d = today; d <= lastDay; d++) {
-    const e = d === today ? Math.max(0, expected(f, today) - todaySoFar) : expected(f, d);
-    const share = point > 0 ? e / point : 0;
-    path.push({ p50: remaining.p50 * share, p80: remaining.p80 * share, p90: remaining.p90 * share });
-  }
-  return {
-    method: f.method,
-    confidence,
-    historyDays: n,
-    dailyRate: f.level,
-    remaining,
-    backtests: ratios.length >= 8 ? ratios.length : 0,
-    path,
+  const fits = new Map<number, Fit | undefined>();
+  const fitAt = (o: number) => {
+    if (!fits.has(o)) fits.set(o, fitModel(amounts.slice(0, o), firstDay));
+    return fits.get(o);
   };
+  const forecasts = new Map<string, ModelForecast>();
+  return {
+    forecast(todaySoFar, lastDay) {
+      const key = `${todaySoFar}:${lastDay}`;
+      const known = forecasts.get(key);
+      if (known) return known;
+      const made = forecastOnce(todaySoFar, lastDay);
+      forecasts.set(key, made);
+      return made;
+    },
+  };
+
+  function forecastOnce(todaySoFar: number, lastDay: number): ModelForecast {
+    if (!f) {
+      return {
+        method: "none",
+        confidence: "none",
+        historyDays: n,
+        dailyRate: 0,
+        remaining: null,
+        backtests: 0,
+        path: [],
+      };
+    }
+    const point = pointRemaining(f, today, todaySoFar, lastDay);
+    const horizon = lastDay - today + 1;
+    const ratios: number[] = [];
+    // origins whose following days cover the whole horizon: errors of the same length as the forecast's
+    for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
+      const past = fitAt(o);
+      if (!past) break;
+      let pred = 0;
+      let actual = 0;
+      for (let i = 0; i < horizon; i++) {
+        pred += expected(past, firstDay + o + i);
+        actual += amounts[o + i]!;
+      }
+      if (pred > 0) ratios.push(actual / pred);
+    }
+    let remaining: Quantiles;
+    let confidence: ModelForecast["confidence"] = f.method === "run-rate" ? "low" : "normal";
+    if (ratios.length >= 8) {
+      // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
+      // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`
+      const q50 = quantile(ratios, 0.5);
+      const widen = (q: number) => q50 + Math.max(0, q - q50) * SPREAD;
+      remaining = {
+        p50: point * q50,
+        p80: point * widen(quantile(ratios, 0.8)),
+        p90: point * widen(quantile(ratios, 0.9)),
+      };
+    } else {
+      // too few backtests: widen by the days' spread over the horizon (independent days)
+      const rel = f.level > 0 ? f.sigma / f.level : 0;
+      const spread = rel / Math.sqrt(Math.max(1, horizon));
+      remaining = { p50: point, p80: point * (1 + 0.84 * spread), p90: point * (1 + 1.28 * spread) };
+      confidence = "low";
+    }
+    const path: Quantiles[] = [];
+    for (let d = today; d <= lastDay; d++) {
+      const e = d === today ? Math.max(0, expected(f, today) - todaySoFar) : expected(f, d);
+      const share = point > 0 ? e / point : 0;
+      path.push({ p50: remaining.p50 * share, p80: remaining.p80 * share, p90: remaining.p90 * share });
+    }
+    return {
+      method: f.method,
+      confidence,
+      historyDays: n,
+      dailyRate: f.level,
+      remaining,
+      backtests: ratios.length >= 8 ? ratios.length : 0,
+      path,
+    };
+  }
+}
+
+/**
+ * forecastDays forecasts the spend from now (`today`, with `todaySoFar` already charged) to `lastDay`
+ * from `amounts`, the full days before today: `forecastModel(amounts, today).forecast(todaySoFar, lastDay)`.
+ *
+ * @example
+ * const f = forecastDays(last60Days, todayNumber, 312.5, monthEndNumber);
+ * f.remaining?.p80; // 80 % likely to spend at most this from now to the month's end
+ */
+export function forecastDays(
+  amounts: number[],
+  today: number,
+  todaySoFar: number,
+  lastDay: number,
+): ModelForecast {
+  return forecastModel(amounts, today).forecast(todaySoFar, lastDay);
 }

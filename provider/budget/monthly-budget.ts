@@ -2,8 +2,9 @@
  * monthly-budget: month-to-date spend, and by default the month-end forecast, within `monthlyBudget`.
  */
 import Big from "big.js";
+import { plural } from "../words";
 import { formatDayOfMonth, formatMoney } from "./money";
-import { type BudgetRule, changeNote, confidenceNote, notConfigured, plural } from "./rule";
+import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./rule";
 
 /**
  * monthlyBudgetRule passes when the forecast model's month-end quantile (`quantile`, default p80) is at
@@ -25,94 +26,81 @@ export const monthlyBudgetRule: BudgetRule = {
     const who = `Project ${input.projectId}`;
     const by = formatDayOfMonth(f.monthEnd);
     const change = changeNote(f.extraDailyCost);
+    // what every outcome reports, and the judgement of an amount against the budget
+    const base = {
+      monthToDate: f.monthToDate,
+      monthlyBudget: budget,
+      daysLeft: f.daysLeft,
+      daysInMonth: f.daysInMonth,
+      monthEnd: f.monthEnd,
+    };
+    const within = (amount: number) => (new Big(amount).lte(budget) ? "pass" : "fail");
+    const modelOf = { method: ctx.model.method, confidence: ctx.model.confidence };
     if (config.forecast && modelEnd !== undefined) {
-      const status = new Big(modelEnd).lte(budget) ? "pass" : "fail";
       return {
-        status,
+        status: within(modelEnd),
         message:
           `${who} spent ${formatMoney(f.monthToDate)} this month and is ${q.slice(1)} % likely to spend ` +
           `at most ${formatMoney(modelEnd)} by ${by}${change}; the monthly budget is ${formatMoney(budget)}` +
           `${confidenceNote(ctx)}.`,
         figures: {
-          monthToDate: f.monthToDate,
+          ...base,
           forecastMonthEnd: modelEnd,
           quantile: q,
-          monthlyBudget: budget,
           forecastChecked: true,
-          method: ctx.model.method,
-          confidence: ctx.model.confidence,
+          ...modelOf,
           historyDays: ctx.model.historyDays,
           extraDailyCost: f.extraDailyCost,
-          daysLeft: f.daysLeft,
-          daysInMonth: f.daysInMonth,
-          monthEnd: f.monthEnd,
         },
       };
     }
     if (config.forecast && byModel) {
       // cold start: under 3 days of charges, no forecast; the month to date is all there is to judge
-      const status = new Big(f.monthToDate).lte(budget) ? "pass" : "fail";
       return {
-        status,
+        status: within(f.monthToDate),
         message:
           `${who} spent ${formatMoney(f.monthToDate)} this month; with ${plural(ctx.model.historyDays, "full day")} ` +
           `of charges there is no forecast yet (3 are needed), so only the month to date is checked against ` +
           `the monthly budget of ${formatMoney(budget)}.`,
         figures: {
-          monthToDate: f.monthToDate,
+          ...base,
           forecastMonthEnd: null,
-          monthlyBudget: budget,
           forecastChecked: false,
-          method: ctx.model.method,
-          confidence: ctx.model.confidence,
+          ...modelOf,
           historyDays: ctx.model.historyDays,
-          daysLeft: f.daysLeft,
-          daysInMonth: f.daysInMonth,
-          monthEnd: f.monthEnd,
         },
       };
     }
     if (config.forecast) {
       // forecastMethod: trailing-mean
-      const status = new Big(f.forecast).lte(budget) ? "pass" : "fail";
       return {
-        status,
+        status: within(f.forecast),
         message:
           `${who} spent ${formatMoney(f.monthToDate)} this month and is forecast to spend ` +
           `${formatMoney(f.forecast)} by ${by}${change}; the monthly budget is ${formatMoney(budget)}.`,
         figures: {
-          monthToDate: f.monthToDate,
+          ...base,
           forecastMonthEnd: f.forecast,
-          monthlyBudget: budget,
           forecastChecked: true,
           method: "trailing-mean",
           dailyAverage: f.dailyAverage,
           extraDailyCost: f.extraDailyCost,
           dailyRate: f.dailyRate,
-          daysLeft: f.daysLeft,
-          daysInMonth: f.daysInMonth,
-          monthEnd: f.monthEnd,
         },
       };
     }
     const expectedEnd = (byModel ? ctx.model.monthEnd?.p50 : undefined) ?? f.forecast;
-    const status = new Big(f.monthToDate).lte(budget) ? "pass" : "fail";
     return {
-      status,
+      status: within(f.monthToDate),
       message:
         `${who} spent ${formatMoney(f.monthToDate)} this month; the monthly budget is ${formatMoney(budget)}. ` +
         `It is forecast to spend ${formatMoney(expectedEnd)} by ${by}${change}, which the policy does not check.`,
       figures: {
-        monthToDate: f.monthToDate,
+        ...base,
         forecastMonthEnd: expectedEnd,
-        monthlyBudget: budget,
         forecastChecked: false,
-        method: ctx.model.method,
-        confidence: ctx.model.confidence,
+        ...modelOf,
         extraDailyCost: f.extraDailyCost,
-        daysLeft: f.daysLeft,
-        daysInMonth: f.daysInMonth,
-        monthEnd: f.monthEnd,
       },
     };
   },

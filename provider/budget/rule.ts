@@ -1,6 +1,8 @@
 /**
  * The shape every budget rule shares, and the wording helpers their messages use.
  */
+
+import { plural } from "../words";
 import type { TrailingAverage } from "./average";
 import type { ResolvedBudgetConfig } from "./config";
 import type { MonthForecast } from "./forecast";
@@ -63,11 +65,6 @@ export function changeNote(extraDailyCost: number): string {
   if (extraDailyCost > 0) return ` after a change adding ${formatMoney(extraDailyCost)}/day`;
   if (extraDailyCost < 0) return ` after a change removing ${formatMoney(-extraDailyCost)}/day`;
   return "";
-}
-
-/** plural says "1 day", "2 days". @internal */
-export function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }
 
 /**

@@ -2,7 +2,7 @@
  * What a `pulumi preview` costs: every step priced from its old and new inputs with the rate card, per
  * month — creates, updates, replacements, deletions, and unchanged resources for the stack's total.
  */
-import { FLOATING_IP, INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
+import { INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
 import type { RateCard } from "../pricing/rate-card";
 import { type DigestState, type DigestStep, type PreviewDigest, typeOfUrn } from "./digest";
 
@@ -102,9 +102,6 @@ export function foldSteps(steps: readonly DigestStep[]): Change[] {
 
 const LEAF = Symbol("price");
 
-/** A priced outcome, shared by every resource with the same price inputs. */
-type Priced = Price;
-
 /**
  * Pricer prices resources with one card, remembering each distinct set of price inputs: a preview of
  * thousands of steps repeats a few flavors and sizes, and the decimal arithmetic runs once for each.
@@ -127,16 +124,14 @@ class Pricer {
           ? ["flavorName", "flavorId", "powerState"]
           : type === VOLUME
             ? ["size", "volumeType"]
-            : type === FLOATING_IP
-              ? []
-              : [];
+            : [];
       this.keysOf.set(type, keys);
     }
     return keys;
   }
 
   /** price looks each input up in `first`, then in `second` (where the first leaves it out). */
-  price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Priced {
+  price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Price {
     const keys = this.keys(type);
     const value = (k: string) => (first && k in first ? first[k] : second?.[k]);
     // a trie of Maps keyed by the inputs' values: no key string built per resource
@@ -155,7 +150,7 @@ class Pricer {
       }
       node = next;
     }
-    let p = node.get(LEAF) as Priced | undefined;
+    let p = node.get(LEAF) as Price | undefined;
     if (!p) {
       const inputs: Record<string, unknown> = {};
       for (const k of keys) inputs[k] = value(k);
@@ -198,8 +193,8 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
     const priceBefore = () => pricer.price(type, c.old?.inputs, c.old?.outputs);
     const priceAfter = () =>
       pricer.price(type, c.next?.inputs, c.op === "create" ? undefined : c.old?.outputs);
-    let b: Priced | undefined;
-    let a: Priced | undefined;
+    let b: Price | undefined;
+    let a: Price | undefined;
     if (c.op === "create") a = priceAfter();
     else if (c.op === "delete") b = priceBefore();
     else if (UNCHANGED.has(c.op)) {
@@ -217,24 +212,23 @@ export function priceDigest(digest: PreviewDigest, card: RateCard): PreviewCost 
       });
       continue;
     }
-    const bad = [b, a].find((p) => p?.kind === "unpriced");
-    if (bad && bad.kind === "unpriced") {
-      const side =
-        c.op === "update" || c.op === "replace" ? (b?.kind === "unpriced" ? "before: " : "after: ") : "";
+    const bad = b?.kind === "unpriced" ? b : a?.kind === "unpriced" ? a : undefined;
+    if (bad) {
+      const side = c.op === "update" || c.op === "replace" ? (bad === b ? "before: " : "after: ") : "";
       unpriced.push({ urn: c.urn, type, op: c.op, reason: `${side}${bad.reason}` });
       continue;
     }
-    const bc = b?.kind === "priced" ? Math.round(b.cents * 100) : 0;
-    const ac = a?.kind === "priced" ? Math.round(a.cents * 100) : 0;
+    // both sides priced (or absent) from here
+    const pb = b?.kind === "priced" ? b : undefined;
+    const pa = a?.kind === "priced" ? a : undefined;
+    const bc = pb ? Math.round(pb.cents * 100) : 0;
+    const ac = pa ? Math.round(pa.cents * 100) : 0;
     before += bc;
     after += ac;
-    const words = [b, a]
-      .filter((p): p is Extract<Price, { kind: "priced" }> => p?.kind === "priced")
-      .map((p) => p.pricedBy);
     const pricedBy =
-      words.length === 2 && words[0] !== words[1]
-        ? `before ${words[0]}; after ${words[1]}`
-        : (words[0] ?? "");
+      pb && pa && pb.pricedBy !== pa.pricedBy
+        ? `before ${pb.pricedBy}; after ${pa.pricedBy}`
+        : (pb?.pricedBy ?? pa?.pricedBy ?? "");
     resources.push({
       urn: c.urn,
       type,

@@ -32,25 +32,6 @@ export interface PreviewDigest {
   changeSummary?: Record<string, number>;
 }
 
-/** The step operations Pulumi writes (pulumi/pulumi `pkg/resource/deploy/step.go`). */
-export const STEP_OPS = [
-  "same",
-  "create",
-  "update",
-  "delete",
-  "replace",
-  "create-replacement",
-  "delete-replaced",
-  "read",
-  "read-replacement",
-  "refresh",
-  "discard",
-  "discard-replaced",
-  "remove-pending-replace",
-  "import",
-  "import-replacement",
-] as const;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -10,6 +10,5 @@ export {
   type DigestStep,
   type PreviewDigest,
   parseDigest,
-  STEP_OPS,
   typeOfUrn,
 } from "./digest";

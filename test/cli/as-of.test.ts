@@ -23,25 +23,15 @@ afterAll(async () => {
   await emu?.close();
 });
 
+/** replayJson runs `costgate <command> --project-id 4242 <flags> --as-of <asOf> --json`. */
+const replayJson = (command: string, asOf: string, ...flags: string[]) =>
+  runCli([command, "--project-id", "4242", ...flags, "--as-of", asOf, "--json"], env);
+
 describe("costgate check --as-of", () => {
   it("reads nothing of that day or later, not even the balance, and says so for the balance rules", async () => {
     emu.requests.length = 0;
     const asOf = day(-5);
-    const r = await runCli(
-      [
-        "check",
-        "--project-id",
-        "4242",
-        "--monthly-budget",
-        "1000000",
-        "--min-balance",
-        "1",
-        "--as-of",
-        asOf,
-        "--json",
-      ],
-      env,
-    );
+    const r = await replayJson("check", asOf, "--monthly-budget", "1000000", "--min-balance", "1");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.asOf).toBe(asOf);
@@ -73,21 +63,7 @@ describe("costgate report --as-of", () => {
   it("reads nothing of that day or later, shows the forecast band from that day, and no balance", async () => {
     emu.requests.length = 0;
     const asOf = day(-5);
-    const r = await runCli(
-      [
-        "report",
-        "--project-id",
-        "4242",
-        "--monthly-budget",
-        "60000",
-        "--min-runway-days",
-        "3",
-        "--as-of",
-        asOf,
-        "--json",
-      ],
-      env,
-    );
+    const r = await replayJson("report", asOf, "--monthly-budget", "60000", "--min-runway-days", "3");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ asOf, balance: null });
