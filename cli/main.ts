@@ -83,25 +83,35 @@ The token is never printed. Exit codes: 0 revoked (or already invalid), 2 bad us
   addIdentityOptions(
     program
       .command("exec")
-      .description(
-        "issue a token, run a command with OS_TOKEN and OS_AUTH_URL, revoke the token when it ends",
-      )
-      .argument("<command...>", "the command and its arguments, after --"),
+      .description("issue a token, run a command with it, revoke the token when the command ends")
+      .argument("<command...>", "the command and its arguments, after --")
+      .option(
+        "--grace-period <seconds>",
+        "how long the command gets to end after a signal before it is killed (env COSTGATE_EXEC_GRACE_SECONDS, default 10)",
+      ),
   )
     .addHelpText(
       "after",
       `
 Examples:
-  costgate exec -- openstack --os-auth-type token server list
-  costgate exec --os-cloud prod -- terraform apply
+  costgate exec -- openstack region list      # any credential
+  costgate exec -- openstack catalog list     # a password credential: any openstack call (server list...)
 
-The command gets OS_TOKEN and OS_AUTH_URL, and not OS_PASSWORD, OS_APPLICATION_CREDENTIAL_* or
-OS_AUTH_TYPE. The token is revoked when the command ends: on success, on failure, and when costgate gets
-SIGINT or SIGTERM (passed on to the command). Exit code: the command's (128 + signal when a signal ended
-it; 127 when it is not found); 2 bad usage, 3 no token could be issued.`,
+The command gets OS_TOKEN, OS_AUTH_URL, OS_IDENTITY_API_VERSION=3 and no credential (every other OS_*
+variable is removed but the region, interface, TLS files and API versions). From a password: OS_AUTH_TYPE=
+v3token and OS_PROJECT_ID. From an application credential: OS_AUTH_TYPE=admin_token and OS_ENDPOINT (the
+identity address) and no scope: Keystone refuses to exchange such a token, so openstack and openstacksdk
+reach Keystone only; gophercloud tools (costgate exec -- terraform apply, pulumi up with pulumi-openstack)
+use the token as it is, from either credential.
+
+The token is revoked however the run ends: the command exits or cannot start, costgate fails, or costgate
+gets SIGHUP, SIGINT, SIGQUIT or SIGTERM, which it passes on (not Ctrl+C / Ctrl+\\ from a terminal: the
+command gets those itself) and kills the command if it has not ended after the grace period. The revoke
+gets 10 s. Exit code: the command's; 128 + the signal when costgate got one or one ended the command
+(HUP 129, INT 130, QUIT 131, TERM 143); 127 not found, 126 cannot run; 2 bad usage, 3 no token.`,
     )
     .action((command: string[], opts: Opts) =>
-      run(import("./commands/token-hygiene").then((m) => m.execCommand(command, opts))),
+      run(import("./commands/exec").then((m) => m.execCommand(command, opts))),
     );
 
   addBillingOptions(
