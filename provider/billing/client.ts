@@ -209,7 +209,8 @@ function billField(data: unknown, field: string): unknown {
   if (!data || typeof data !== "object") return undefined;
   const d = data as Record<string, unknown>;
   const bill = Object.hasOwn(d, "bill") ? d["bill"] : undefined;
-  if (bill && typeof bill === "object" && Object.hasOwn(bill, field)) return (bill as Record<string, unknown>)[field];
+  if (bill && typeof bill === "object" && Object.hasOwn(bill, field))
+    return (bill as Record<string, unknown>)[field];
   return Object.hasOwn(d, field) ? d[field] : undefined;
 }
 

@@ -34,7 +34,8 @@ export function readAmount(value: unknown): AmountReading {
     return readText(String(value));
   }
   if (typeof value !== "string") return { ok: false, reason: "not a number or a numeric string" };
-  if (value.length > MAX_AMOUNT_CHARS) return { ok: false, reason: `longer than ${MAX_AMOUNT_CHARS} characters` };
+  if (value.length > MAX_AMOUNT_CHARS)
+    return { ok: false, reason: `longer than ${MAX_AMOUNT_CHARS} characters` };
   let t = value.trim().replace(/[\s\u00a0\u202f_']/g, "");
   // A currency sign or ISO code at either end ("₽1312.40", "1312.40 RUB") is not part of the amount.
   t = t.replace(/^(?:\p{Sc}|[A-Z]{3}(?=[-+\d.]))/u, "").replace(/(?:\p{Sc}|(?<=[\d.])[A-Z]{3})$/u, "");
