@@ -63,7 +63,13 @@ function readText(t: string): AmountReading {
   if (order > 12) return { ok: false, reason: "beyond ±1e12" };
   if (digits.length - trail - point > MAX_AMOUNT_DECIMALS)
     return { ok: false, reason: `more than ${MAX_AMOUNT_DECIMALS} decimals` };
-  const value = new Big(t);
+  let value: Big;
+  try {
+    // big.js takes no leading "+"
+    value = new Big(t.replace(/^\+/, ""));
+  } catch {
+    return { ok: false, reason: "not a decimal number" };
+  }
   if (value.abs().gt(MAX_AMOUNT)) return { ok: false, reason: "beyond ±1e12" };
   return { ok: true, value };
 }
