@@ -10,6 +10,7 @@ import { ConfigError } from "./errors";
 import type { RetryOptions, Timeouts, TransportOptions } from "./http";
 import { type AuthMethod, validateAuth } from "./identity/auth";
 import { normalizeAuthUrl } from "./identity/urls";
+import { ownValue } from "./own";
 
 /** IdentityArgs are the identity settings a caller may give explicitly; every field is optional. */
 export interface IdentityArgs {
@@ -143,7 +144,9 @@ function readYaml(path: string): Record<string, unknown> {
 function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    const prev = out[k];
+    // a YAML key __proto__ is no setting: never let it reach the prototype
+    if (k === "__proto__") continue;
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
     out[k] =
       v &&
       typeof v === "object" &&
@@ -167,7 +170,7 @@ export function fromCloudsYaml(cloud: string, env: NodeJS.ProcessEnv = process.e
     );
   }
   const clouds = (readYaml(cloudsPath)["clouds"] ?? {}) as Record<string, Record<string, unknown>>;
-  let entry = clouds[cloud];
+  let entry = ownValue(clouds, cloud);
   if (!entry) {
     const names = Object.keys(clouds);
     throw new ConfigError(
@@ -178,12 +181,13 @@ export function fromCloudsYaml(cloud: string, env: NodeJS.ProcessEnv = process.e
   const securePath = configSearchPath("secure", env).find((p) => existsSync(p));
   if (securePath) {
     const secure = (readYaml(securePath)["clouds"] ?? {}) as Record<string, Record<string, unknown>>;
-    if (secure[cloud]) entry = deepMerge(entry, secure[cloud]);
+    const extra = ownValue(secure, cloud);
+    if (extra) entry = deepMerge(entry, extra);
   }
-  const auth = (entry["auth"] ?? {}) as Record<string, unknown>;
+  const auth = (ownValue(entry, "auth") ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [field, key] of Object.entries(CLOUD_AUTH_KEYS)) {
-    const v = auth[key as string];
+    const v = ownValue(auth, key as string);
     if (v !== undefined && v !== null && v !== "") out[field] = String(v);
   }
   if (typeof entry["auth_type"] === "string") out["authType"] = entry["auth_type"];

@@ -9,6 +9,7 @@ import { type BillingArgs, resolveBillingSettings } from "../../provider/setting
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
+import { dataNotes } from "../report/words";
 import { transportArgsFrom } from "../transport-options";
 
 type Opts = Record<string, string | boolean | undefined>;
@@ -146,6 +147,7 @@ export async function usageCommand(o: Opts): Promise<number> {
       "",
       `${"total".padEnd(12)}${money(u.total.amount).padStart(16)}${money(u.total.bonuses).padStart(14)}`,
       `daily average ${money(u.dailyAverage)} over ${u.days} day${u.days === 1 ? "" : "s"}; last 7 days ${money(u.trailing7DayAverage)}/day`,
+      ...dataNotes(u).map((n) => `note: ${n}`),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
   }

@@ -6,7 +6,7 @@ import { money } from "../format";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { budgetMeterSvg, spendChartSvg } from "./svg";
-import { dayLabel, gated, summarize } from "./words";
+import { dataNotes, dayLabel, gated, summarize } from "./words";
 
 const CSS = `
 :root { --ink: #1d2433; --muted: #5b6478; --line: #d9dee8; --bg: #f6f7fb; --card: #fff;
@@ -182,6 +182,7 @@ ${
 <h2>Daily spend</h2>
 ${legend}
 ${spendChartSvg(r)}
+${dataNotes(r.consumption).map((n) => html`<p class="notes"><strong>Note:</strong> ${n}.</p>`)}
 </section>
 <section class="month">
 <h2>This month against the budget</h2>

@@ -6,7 +6,7 @@ import { gated } from "./words";
 
 /**
  * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance (null in a
- * replay), asOf, consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items},
+ * replay), asOf, consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, refundDays, mergedDays, items},
  * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
  * `fail`, or `none` when no threshold is set (every mandatory rule skipped: nothing was judged).
  */
@@ -26,6 +26,9 @@ export function reportJson(r: Report) {
       days: c.days,
       highestDay: c.highestDay,
       trailing7DayAverage: c.trailing7DayAverage,
+      // days kept as answered but worth a look: negative amounts, and days sent in several items (summed)
+      refundDays: c.refundDays ?? [],
+      mergedDays: c.mergedDays ?? [],
       items: c.items,
     },
     forecast: r.forecast,

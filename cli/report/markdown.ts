@@ -5,7 +5,7 @@
 import escapeHtml from "escape-html";
 import { money } from "../format";
 import type { Report } from "./model";
-import { dayLabel, gated, statusWord, summarize } from "./words";
+import { dataNotes, dayLabel, gated, statusWord, summarize } from "./words";
 
 /** cell makes text safe in a table cell: no HTML, no pipe, no line break. */
 export function cell(text: string): string {
@@ -43,6 +43,7 @@ export function renderMarkdown(r: Report): string {
     `| Forecast method | ${cell(s.method)} |`,
     `| Monthly budget | ${budget === undefined ? "not set" : money(budget)} |`,
     `| Runway | ${cell(s.runway)} |`,
+    ...dataNotes(r.consumption).map((n) => `| Note | ${cell(n)} |`),
     "",
     "| Result | Rule | Level | Finding |",
     "| --- | --- | --- | --- |",

@@ -7,7 +7,16 @@ import { Help } from "commander";
 import type { Finding } from "../../provider/budget/types";
 import type { Colors } from "./colors";
 import type { Report } from "./model";
-import { axisNumber, balanceText, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
+import {
+  axisNumber,
+  balanceText,
+  dataNotes,
+  dayLabel,
+  gated,
+  monthLabel,
+  statusWord,
+  summarize,
+} from "./words";
 
 /** TerminalOptions choose colors and the width (80 columns unless told). */
 export interface TerminalOptions {
@@ -274,6 +283,7 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
         : `${r.days.length} days; no monthly budget set`,
     ),
     ...spendChart(r, c, width),
+    ...dataNotes(r.consumption).flatMap((n) => row("Note", n)),
     "",
     ...row("This month", s.monthToDate),
     ...row("Forecast", s.forecast),

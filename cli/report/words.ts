@@ -3,6 +3,7 @@
  * say the same thing.
  */
 import { addDays } from "../../provider/billing/periods";
+import type { ProjectConsumption } from "../../provider/billing/results";
 import { configuredGates } from "../../provider/budget/config";
 import type { Finding } from "../../provider/budget/types";
 import { plural } from "../../provider/words";
@@ -189,4 +190,21 @@ export function summarize(r: Report): Summary {
 /** statusWord is a finding's status in capitals: PASS, FAIL, SKIP. */
 export function statusWord(f: Pick<Finding, "status">): string {
   return f.status.toUpperCase();
+}
+
+/**
+ * dataNotes names the days the endpoint answered oddly, which the figures keep as they are: refunds
+ * (negative days, which lower the total) and days answered in several items (summed into one).
+ */
+export function dataNotes(c: Pick<ProjectConsumption, "refundDays" | "mergedDays">): string[] {
+  const notes: string[] = [];
+  const refunds = c.refundDays ?? [];
+  if (refunds.length > 0)
+    notes.push(`${plural(refunds.length, "refund")} (negative, kept in the total): ${refunds.join(", ")}`);
+  const merged = c.mergedDays ?? [];
+  if (merged.length > 0)
+    notes.push(
+      `${plural(merged.length, "day")} answered twice, summed: ${merged.map((m) => (m.items > 2 ? `${m.day} (${m.items} items)` : m.day)).join(", ")}`,
+    );
+  return notes;
 }

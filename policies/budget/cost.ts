@@ -31,11 +31,11 @@ export interface ChangeCost {
 }
 
 /** Outputs that only the provider fills in: unknown or absent while a resource is being created. */
-const COMPUTED: Record<string, string[]> = {
-  [INSTANCE]: ["accessIpV4", "allMetadata", "allTags", "created"],
-  [VOLUME]: ["attachments"],
-  [FLOATING_IP]: ["address", "allTags"],
-};
+const COMPUTED = new Map<string, string[]>([
+  [INSTANCE, ["accessIpV4", "allMetadata", "allTags", "created"]],
+  [VOLUME, ["attachments"]],
+  [FLOATING_IP, ["address", "allTags"]],
+]);
 
 function isUnknownError(e: unknown): boolean {
   return (e as { constructor?: { name?: string } })?.constructor?.name === "UnknownValueError";
@@ -53,7 +53,7 @@ function read(props: Record<string, unknown>, key: string): unknown {
 
 /** isBeingCreated tells whether none of a resource's computed outputs is known yet. */
 export function isBeingCreated(r: Pick<PolicyResource, "type" | "props">): boolean {
-  const keys = COMPUTED[r.type];
+  const keys = COMPUTED.get(r.type);
   if (!keys) return false;
   return keys.every((k) => {
     const v = read(r.props, k);
@@ -65,7 +65,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The preview-style inputs of a resource: unknown values as Pulumi's unknown text, as `pulumi preview --json` writes them. */
 function inputsOf(props: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // no prototype: a property named __proto__ stays a property
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(props)) {
     const v = read(props, key);
     out[key] = v === undefined ? UNKNOWN_TEXT : v;
@@ -73,11 +74,11 @@ function inputsOf(props: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-const WHAT: Record<string, (inputs: Record<string, unknown>) => string> = {
-  [INSTANCE]: (i) => `instance ${String(i["flavorName"] ?? i["flavorId"])}`,
-  [VOLUME]: (i) => `volume ${String(i["size"])} GB`,
-  [FLOATING_IP]: () => "floating IP",
-};
+const WHAT = new Map<string, (inputs: Record<string, unknown>) => string>([
+  [INSTANCE, (i) => `instance ${String(i["flavorName"] ?? i["flavorId"])}`],
+  [VOLUME, (i) => `volume ${String(i["size"])} GB`],
+  [FLOATING_IP, () => "floating IP"],
+]);
 
 /**
  * priceResource prices one resource per day (its monthly price × 12 / 365, from costgate's pricing
@@ -88,11 +89,11 @@ export function priceResource(
   r: Pick<PolicyResource, "type" | "props">,
   card: RateCard,
 ): { perDay: number; what: string } | { reason: string } | undefined {
-  if (!(r.type in WHAT) && !card.types?.[r.type]) return undefined;
+  if (!WHAT.has(r.type) && !(card.types && Object.hasOwn(card.types, r.type))) return undefined;
   const inputs = inputsOf(r.props);
   const price = priceMonthly(r.type, inputs, card);
   if (price.kind === "unpriced") return { reason: price.reason };
-  return { perDay: price.perDay, what: WHAT[r.type]?.(inputs) ?? r.type };
+  return { perDay: price.perDay, what: WHAT.get(r.type)?.(inputs) ?? r.type };
 }
 
 /** priceChange sums the daily cost of the priced resources a preview creates. */
@@ -101,7 +102,7 @@ export function priceChange(resources: readonly PolicyResource[], card: RateCard
   if (!card) return out;
   let cents = 0;
   for (const r of resources) {
-    if (!(r.type in COMPUTED) || !isBeingCreated(r)) continue;
+    if (!COMPUTED.has(r.type) || !isBeingCreated(r)) continue;
     const price = priceResource(r, card);
     if (!price) continue;
     if ("reason" in price) {

@@ -3,6 +3,7 @@
  * `X-User-Token` (docs/API.md#balance, docs/API.md#consumption, docs/API.md#authentication). Never `Authorization: Bearer` (docs/API.md#authentication, docs/API.md#errors).
  */
 
+import type Big from "big.js";
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, redactSecrets } from "../errors";
 import {
@@ -22,7 +23,7 @@ import {
   expectedTypes,
   type VariableTypes,
 } from "./documents";
-import { parseAmount } from "./money";
+import { AMOUNT_BOUNDS, quoteWire, readAmount } from "./money";
 import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from "./periods";
 import { type ProductId, parseProduct, productName } from "./products";
 import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
@@ -207,9 +208,23 @@ function noData(what: string, projectId: number, productId: ProductId, res?: { u
 function billField(data: unknown, field: string): unknown {
   if (!data || typeof data !== "object") return undefined;
   const d = data as Record<string, unknown>;
-  const bill = d["bill"];
-  if (bill && typeof bill === "object" && field in bill) return (bill as Record<string, unknown>)[field];
-  return d[field];
+  const bill = Object.hasOwn(d, "bill") ? d["bill"] : undefined;
+  if (bill && typeof bill === "object" && Object.hasOwn(bill, field))
+    return (bill as Record<string, unknown>)[field];
+  return Object.hasOwn(d, field) ? d[field] : undefined;
+}
+
+/**
+ * wireAmount reads one amount of an answer, or throws a ResponseError naming the field, the day or
+ * project it belongs to, the value (bounded, without control characters) and the bounds.
+ */
+function wireAmount(value: unknown, field: string, of: string, ep: BillingEndpoint): Big {
+  const r = readAmount(value);
+  if (r.ok) return r.value;
+  throw new ResponseError(
+    `the billing endpoint answered an amount costgate cannot read: ${field} of ${of} is ${quoteWire(value)} (${r.reason}; ${AMOUNT_BOUNDS})`,
+    { request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) } },
+  );
 }
 
 /** Arguments of getBalance. */
@@ -243,36 +258,40 @@ export async function getBalance(
   const raw = node as { balance?: unknown; bonuses?: unknown };
   if (raw.balance === null || raw.balance === undefined)
     throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
-  const balance = parseAmount(raw.balance);
-  const bonuses = parseAmount(raw.bonuses);
-  if (!balance || !bonuses) {
-    throw new ResponseError(`billing endpoint sent a balance that is not a number for project ${projectId}`, {
-      request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) },
-    });
-  }
+  const balance = wireAmount(raw.balance, "getSubscriptionBalance.balance", `project ${projectId}`, ep);
+  const bonuses = wireAmount(raw.bonuses, "getSubscriptionBalance.bonuses", `project ${projectId}`, ep);
   return {
     projectId,
     productId,
-    balance: Number(balance.toString()),
-    bonuses: Number(bonuses.toString()),
+    balance: balance.toNumber(),
+    bonuses: bonuses.toNumber(),
     fetchedAt: now().toISOString(),
   };
 }
 
+/** The longest `day` text read, in characters, before any parsing. */
+const MAX_DAY_CHARS = 64;
+
 /**
  * normalizeDay reads `day` as a date, a timestamp (its written date is kept: a day of charges is a
- * calendar day, whatever the offset), or epoch seconds/milliseconds.
+ * calendar day, whatever the offset), or epoch seconds/milliseconds. Text longer than 64 characters and
+ * days outside the years 0000–9999 are not days: undefined.
  */
 export function normalizeDay(value: unknown): string | undefined {
+  const day = readDay(value);
+  return day !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : undefined;
+}
+
+function readDay(value: unknown): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) {
     const ms = Math.abs(value) < 1e11 ? value * 1000 : value;
     const d = new Date(ms);
     // beyond ±8.64e15 ms a Date is invalid: not a day
     return Number.isNaN(d.getTime()) ? undefined : isoDay(d);
   }
-  if (typeof value !== "string") return undefined;
+  if (typeof value !== "string" || value.length > MAX_DAY_CHARS) return undefined;
   const t = value.trim();
-  if (/^\d+$/.test(t)) return normalizeDay(Number(t));
+  if (/^\d+$/.test(t)) return readDay(Number(t));
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(t);
   if (m) {
     const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
@@ -306,16 +325,17 @@ async function fetchWindow(
   }
   const out: RawDay[] = [];
   items.forEach((item, i) => {
-    const it = (item ?? {}) as { day?: unknown; totalAmount?: unknown; totalBonuses?: unknown };
-    const day = normalizeDay(it.day);
-    const amount = parseAmount(it.totalAmount);
-    const bonuses = parseAmount(it.totalBonuses);
-    if (!day || !amount || !bonuses) {
-      const field = !day ? "day" : !amount ? "totalAmount" : "totalBonuses";
-      throw new ResponseError(`billing endpoint sent consumption item ${i} with an unreadable ${field}`, {
-        request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) },
-      });
+    const it: Record<string, unknown> = item !== null && typeof item === "object" ? item : {};
+    const own = (k: string) => (Object.hasOwn(it, k) ? it[k] : undefined);
+    const day = normalizeDay(own("day"));
+    if (!day) {
+      throw new ResponseError(
+        `the billing endpoint answered a day costgate cannot read: items[${i}].day is ${quoteWire(own("day"))} (give YYYY-MM-DD, an ISO timestamp or epoch seconds, years 0000–9999, at most ${MAX_DAY_CHARS} characters)`,
+        { request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) } },
+      );
     }
+    const amount = wireAmount(own("totalAmount"), `items[${i}].totalAmount`, day, ep);
+    const bonuses = wireAmount(own("totalBonuses"), `items[${i}].totalBonuses`, day, ep);
     // Keep only the window's own days: windows never share a day, so none is counted twice.
     if (day >= w.fromDay && day <= w.toDay) out.push({ day, amount, bonuses });
   });

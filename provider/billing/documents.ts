@@ -67,7 +67,13 @@ export function expectedTypes(messages: string[], current: VariableTypes): Varia
     const hit = /Variable "\$(\w+)" of type "([^"]+)" used in position expecting(?: type)? "([^"]+)"/.exec(m);
     if (!hit) continue;
     const [, name, , want] = hit;
-    if (name && want && name in next && TYPE_NAME.test(want) && next[name as keyof VariableTypes] !== want) {
+    if (
+      name &&
+      want &&
+      Object.hasOwn(next, name) &&
+      TYPE_NAME.test(want) &&
+      next[name as keyof VariableTypes] !== want
+    ) {
       next[name as keyof VariableTypes] = want;
       changed = true;
     }

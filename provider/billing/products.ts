@@ -40,7 +40,7 @@ export function parseProduct(value: unknown, field = "product"): ProductId {
       s3: 2,
       vmware: 3,
     };
-    const id = aliases[v];
+    const id = Object.hasOwn(aliases, v) ? aliases[v] : undefined;
     if (id) return id;
     throw new ConfigError(field, `"${value}" is not a product; ${accepted}`);
   }

@@ -39,6 +39,16 @@ export interface ProjectConsumption {
   highestDay: DailyCharge | null;
   /** The average of the last 7 days covered (missing days count as 0), to the cent. */
   trailing7DayAverage: number;
+  /**
+   * Days the endpoint answered in more than one item, with how many: their amounts are summed into one
+   * day (and counted once in every figure). Empty when every day came once.
+   */
+  mergedDays?: { day: string; items: number }[];
+  /**
+   * Days whose amount is below zero (a refund or a correction): kept as they are, so they lower the
+   * period's total and averages. Empty when no day is.
+   */
+  refundDays?: string[];
 }
 
 /** @internal A day's decimals before they become numbers. */
@@ -62,7 +72,9 @@ export function summarize(
   opts: { fillMissingDays?: boolean; today: string },
 ): ProjectConsumption {
   const byDay = new Map<string, RawDay>();
+  const seen = new Map<string, number>();
   for (const r of raw) {
+    seen.set(r.day, (seen.get(r.day) ?? 0) + 1);
     const prev = byDay.get(r.day);
     byDay.set(
       r.day,
@@ -104,5 +116,13 @@ export function summarize(
     days,
     highestDay: highest ? toItem(highest) : null,
     trailing7DayAverage: trailingDays > 0 ? cents(trailing.div(trailingDays)) : 0,
+    mergedDays: [...seen]
+      .filter(([, n]) => n > 1)
+      .map(([day, n]) => ({ day, items: n }))
+      .sort((a, b) => (a.day < b.day ? -1 : 1)),
+    refundDays: [...byDay.values()]
+      .filter((r) => r.amount.lt(0))
+      .map((r) => r.day)
+      .sort(),
   };
 }

@@ -2,6 +2,7 @@
  * What a `pulumi preview` costs: every step priced from its old and new inputs with the rate card, per
  * month — creates, updates, replacements, deletions, and unchanged resources for the stack's total.
  */
+import { ownValue } from "../own";
 import { INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
 import type { RateCard } from "../pricing/rate-card";
 import { type DigestState, type DigestStep, type PreviewDigest, typeOfUrn } from "./digest";
@@ -115,7 +116,7 @@ class Pricer {
   private keys(type: string): readonly string[] {
     let keys = this.keysOf.get(type);
     if (!keys) {
-      const custom = this.card.types?.[type];
+      const custom = ownValue(this.card.types, type);
       keys = custom
         ? custom.property === undefined
           ? []
@@ -133,7 +134,7 @@ class Pricer {
   /** price looks each input up in `first`, then in `second` (where the first leaves it out). */
   price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Price {
     const keys = this.keys(type);
-    const value = (k: string) => (first && k in first ? first[k] : second?.[k]);
+    const value = (k: string) => (first && Object.hasOwn(first, k) ? first[k] : ownValue(second, k));
     // a trie of Maps keyed by the inputs' values: no key string built per resource
     let node = this.memo.get(type) as Map<unknown, unknown> | undefined;
     if (!node) {
@@ -152,7 +153,8 @@ class Pricer {
     }
     let p = node.get(LEAF) as Price | undefined;
     if (!p) {
-      const inputs: Record<string, unknown> = {};
+      // no prototype: an input named __proto__ (a card's `property`) stays an input
+      const inputs: Record<string, unknown> = Object.create(null);
       for (const k of keys) inputs[k] = value(k);
       p = priceMonthly(type, inputs, this.card);
       node.set(LEAF, p);

@@ -4,6 +4,7 @@
  * so where both see the same resource they price it identically.
  */
 import Big from "big.js";
+import { ownValue } from "../own";
 import { HOURS_PER_MONTH, type Periodic, type RateCard } from "./rate-card";
 
 /** How Pulumi writes a secret in `pulumi preview --json`: the value is never shown. */
@@ -37,6 +38,19 @@ type Exact = { kind: "priced"; monthly: Big; pricedBy: string } | { kind: "unpri
 /** Power states an instance costs nothing of its flavor in, unless the card says otherwise. */
 const DEFAULT_POWER_STATES: Record<string, number> = { shelved_offloaded: 0 };
 
+/** The most units (GB of a volume, units of a card's `property`) priced; beyond is not a real resource. */
+export const MAX_PRICED_UNITS = 1e9;
+/** The largest monthly price of one resource; beyond, the inputs or the card are wrong and it is unpriced. */
+export const MAX_MONTHLY_PRICE = 1e12;
+
+/** unitsWhy says why a count of units cannot price, or undefined when it can. */
+function unitsWhy(key: string, v: unknown): string | undefined {
+  if (typeof v !== "number") return `${key} is not a number`;
+  if (!Number.isFinite(v) || v < 0) return `${key} is ${v}, not a number of 0 or more`;
+  if (v > MAX_PRICED_UNITS) return `${key} ${v} is beyond ${MAX_PRICED_UNITS}, which costgate does not price`;
+  return undefined;
+}
+
 /** A secret or unknown input: why it cannot price, or undefined when the value can be used. */
 function unusable(key: string, v: unknown): string | undefined {
   if (v === SECRET_TEXT) return `${key} is a secret; secrets are never used as price inputs`;
@@ -65,6 +79,11 @@ function perMonth(p: Periodic): { monthly: Big; words: string } {
 export function priceMonthly(type: string, inputs: Record<string, unknown>, card: RateCard): Price {
   const p = exactPrice(type, inputs, card);
   if (p.kind === "unpriced") return p;
+  if (p.monthly.abs().gt(MAX_MONTHLY_PRICE))
+    return {
+      kind: "unpriced",
+      reason: `its monthly price (${p.pricedBy}) is beyond ${MAX_MONTHLY_PRICE}; check the rate card and the resource's inputs`,
+    };
   return {
     kind: "priced",
     monthly: p.monthly.toNumber(),
@@ -75,20 +94,18 @@ export function priceMonthly(type: string, inputs: Record<string, unknown>, card
 }
 
 function exactPrice(type: string, inputs: Record<string, unknown>, card: RateCard): Exact {
-  const custom = card.types?.[type];
+  const custom = ownValue(card.types, type);
   if (custom) {
     if (custom.property === undefined) {
       const p = perMonth(custom.month !== undefined ? { month: custom.month } : { hour: custom.hour ?? 0 });
       return { kind: "priced", monthly: p.monthly, pricedBy: `${type}: ${p.words}` };
     }
-    const units = inputs[custom.property];
+    const units = ownValue(inputs, custom.property);
     const why = unusable(custom.property, units);
     if (why) return { kind: "unpriced", reason: why };
-    if (typeof units !== "number" || !Number.isFinite(units) || units < 0)
-      return {
-        kind: "unpriced",
-        reason: `${custom.property} is not a number of 0 or more (the card prices ${type} by it)`,
-      };
+    const badUnits = unitsWhy(custom.property, units);
+    if (badUnits || typeof units !== "number")
+      return { kind: "unpriced", reason: `${badUnits} (the card prices ${type} by it)` };
     const unit =
       custom.perUnitMonth !== undefined
         ? { monthly: new Big(custom.perUnitMonth), words: `${custom.perUnitMonth}/month` }
@@ -128,43 +145,44 @@ function priceInstance(inputs: Record<string, unknown>, card: RateCard): Exact {
   let flavor: string | undefined;
   let why: string | undefined;
   for (const key of ["flavorName", "flavorId"]) {
-    const v = inputs[key];
+    const v = ownValue(inputs, key);
     if (v === undefined || v === null || v === "") continue;
     const bad = unusable(key, v);
     if (bad) {
       why ??= bad;
       continue;
     }
-    if (typeof v === "string" && card.flavors?.[v] !== undefined) {
+    if (typeof v === "string" && ownValue(card.flavors, v) !== undefined) {
       flavor = v;
       break;
     }
     why ??= `the rate card has no price for flavor ${String(v)}`;
   }
-  const p = flavor === undefined ? undefined : card.flavors?.[flavor];
+  const p = flavor === undefined ? undefined : ownValue(card.flavors, flavor);
   if (flavor === undefined || p === undefined)
     return { kind: "unpriced", reason: why ?? "the instance has no flavorName or flavorId" };
   const base = perMonth(p);
-  const state = inputs["powerState"];
+  const state = ownValue(inputs, "powerState");
   const share =
     typeof state === "string" && !unusable("powerState", state)
-      ? (card.powerStates?.[state] ?? DEFAULT_POWER_STATES[state] ?? 1)
+      ? (ownValue(card.powerStates, state) ?? ownValue(DEFAULT_POWER_STATES, state) ?? 1)
       : 1;
   const words = `flavor ${flavor}: ${base.words}${share !== 1 ? `, ${String(state)} × ${share}` : ""}`;
   return { kind: "priced", monthly: base.monthly.times(share), pricedBy: words };
 }
 
 function priceVolume(inputs: Record<string, unknown>, card: RateCard): Exact {
-  const size = inputs["size"];
+  const size = ownValue(inputs, "size");
   const why = unusable("size", size);
   if (why) return { kind: "unpriced", reason: why };
-  if (typeof size !== "number" || !Number.isFinite(size) || size < 0)
-    return { kind: "unpriced", reason: "the volume has no size (GB)" };
-  const type = inputs["volumeType"];
+  if (size === undefined || size === null) return { kind: "unpriced", reason: "the volume has no size (GB)" };
+  const badSize = unitsWhy("size", size);
+  if (badSize || typeof size !== "number") return { kind: "unpriced", reason: `the volume's ${badSize}` };
+  const type = ownValue(inputs, "volumeType");
   const typeWhy = unusable("volumeType", type);
   if (typeWhy && card.volumeTypes && Object.keys(card.volumeTypes).length > 0)
     return { kind: "unpriced", reason: typeWhy };
-  const byType = typeof type === "string" && !typeWhy ? card.volumeTypes?.[type] : undefined;
+  const byType = typeof type === "string" && !typeWhy ? ownValue(card.volumeTypes, type) : undefined;
   const perGb = byType ?? card.volumeGbMonth;
   if (perGb === undefined)
     return {

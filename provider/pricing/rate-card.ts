@@ -146,6 +146,14 @@ type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema
  * (`rateCard.flavors.m1.small: must be 0 or more`). `field` prefixes the names.
  */
 export function parseRateCard(value: unknown, field = "rateCard"): RateCard {
+  // zod drops a `__proto__` key without a word: refused instead, so no price is lost unseen
+  if (value !== null && typeof value === "object") {
+    for (const key of ["flavors", "powerStates", "volumeTypes", "types"]) {
+      const names = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+      if (names !== null && typeof names === "object" && Object.hasOwn(names, "__proto__"))
+        throw new ConfigError(`${field}.${key}`, `"__proto__" cannot name a price; remove it or rename it`);
+    }
+  }
   const r = rateCardSchema().safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
