@@ -172,8 +172,10 @@ interface Matcher {
 
 function matcherFor(secrets: readonly string[]): Matcher {
   const windows = new Map<number, Set<string>>();
-  for (const secret of new Set(secrets)) {
-    if (typeof secret !== "string" || secret.length < MIN_SECRET) continue;
+  // a secret is looked for as given and as text looks once its control characters are stripped
+  const all = secrets.flatMap((s) => (typeof s === "string" ? [s, stripControls(s, true)] : []));
+  for (const secret of new Set(all)) {
+    if (secret.length < MIN_SECRET) continue;
     for (const form of textForms(secret)) {
       const k = Math.min(form.length, fragmentLength(secret.length));
       const set = windows.get(k) ?? new Set<string>();
