@@ -2,6 +2,7 @@
  * Exit codes and the one-line error report of the costgate command.
  */
 import { isConfigError, isCostgateError } from "../provider/errors";
+import { cleanText } from "../provider/text";
 
 /** Exit codes, documented in the README. */
 export const EXIT = {
@@ -73,8 +74,10 @@ export function reportError(e: unknown): number {
   } else if (code === EXIT.internal) {
     message = `internal error (a bug in costgate; please report it with the output of COSTGATE_DEBUG=1): ${message}`;
   }
-  process.stderr.write(`costgate: error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  // one line without control characters or a secret of the run, whatever the error was built from
+  process.stderr.write(`costgate: error: ${cleanText(message)}\n`);
   const stack = e instanceof Error ? e.stack : undefined;
-  if (process.env["COSTGATE_DEBUG"] && stack && !isCostgateError(e)) process.stderr.write(`${stack}\n`);
+  if (process.env["COSTGATE_DEBUG"] && stack && !isCostgateError(e))
+    process.stderr.write(`${cleanText(stack, { multiline: true })}\n`);
   return code;
 }

@@ -2,6 +2,7 @@
  * The costgate command. Each command loads its module only when it runs, so start-up stays small.
  */
 import { Command, CommanderError } from "commander";
+import { cleanText } from "../provider/text";
 import { addBillingOptions } from "./billing-options";
 import { EXIT, ioHint, reportError } from "./errors";
 import { addIdentityOptions } from "./identity-options";
@@ -407,7 +408,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     process.stderr.write(
-      `costgate: error: cannot write the output (${e.code ?? e.message}): ${ioHint(e.code)}\n`,
+      `costgate: error: cannot write the output (${cleanText(e.code ?? e.message)}): ${ioHint(e.code)}\n`,
     );
     process.exit(EXIT.io);
   });
@@ -442,7 +443,8 @@ function costgateWarnings(): void {
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
     if (typeof type === "string" && type.startsWith("Costgate")) {
-      process.stderr.write(`costgate: warning: ${typeof warning === "string" ? warning : warning.message}\n`);
+      const text = typeof warning === "string" ? warning : warning.message;
+      process.stderr.write(`costgate: warning: ${cleanText(text)}\n`);
       return;
     }
     (emit as (...a: unknown[]) => void)(warning, ...rest);

@@ -1,14 +1,21 @@
 /**
  * Errors raised by costgate. One base class and a few subclasses, each with an `is*()` guard.
  *
- * Messages never contain a credential, a token or a response body that might echo one.
+ * Messages never contain a credential, a token or a response body that might echo one: every message,
+ * `apiMessage`, `messages` and `requestId` passes through provider/text.ts (control characters out,
+ * the run's secrets cut in every form, bounded length).
  */
+import { cleanText, endpointText, scrubSecrets } from "./text";
+
+/** The longest message of an error, in characters. */
+const MESSAGE_MAX = 8000;
 
 /** CostgateError is the base of every error costgate raises on purpose. */
 export class CostgateError extends Error {
   override name = "CostgateError";
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // one line, no control character, no secret of the run, whatever the message was built from
+    super(cleanText(message, { maxLength: MESSAGE_MAX }), options);
   }
 }
 
@@ -55,8 +62,8 @@ export class HttpError extends CostgateError {
     super(message, { cause: init.cause });
     this.status = init.status;
     this.request = init.request;
-    this.apiMessage = init.apiMessage;
-    this.requestId = init.requestId;
+    this.apiMessage = init.apiMessage === undefined ? undefined : endpointText(init.apiMessage);
+    this.requestId = shownRequestId(init.requestId);
   }
 }
 
@@ -78,8 +85,16 @@ export class ResponseError extends CostgateError {
     super(message, { cause: init.cause });
     this.status = init.status;
     this.request = init.request;
-    this.requestId = init.requestId;
+    this.requestId = shownRequestId(init.requestId);
   }
+}
+
+/** The most GraphQL error messages an error keeps. */
+const GRAPHQL_MESSAGES_MAX = 10;
+
+/** shownRequestId is a request id from a response header as it may be shown: one short clean line. */
+function shownRequestId(id: string | undefined): string | undefined {
+  return id === undefined ? undefined : endpointText(id, [], 128);
 }
 
 /** GraphQLError is a billing response carrying GraphQL `errors` (also with HTTP 200); every message is kept. */
@@ -91,7 +106,7 @@ export class GraphQLError extends ResponseError {
     init: { request: RequestInfo; messages: string[]; status?: number; requestId?: string; cause?: unknown },
   ) {
     super(message, init);
-    this.messages = init.messages;
+    this.messages = init.messages.slice(0, GRAPHQL_MESSAGES_MAX).map((m) => endpointText(m));
   }
 }
 
@@ -120,10 +135,12 @@ export class LimitError extends ConfigError {
 
 /**
  * redactSecrets cuts each secret out of a text that came from a server (an error message may echo
- * what it was sent). Values under 3 characters are left: cutting them would shred the text.
+ * what it was sent), in every form provider/text.ts knows: raw, JSON-escaped, URL-encoded, base64 and
+ * hex (also inside a larger encoded run), and long fragments. Values under 3 characters are left:
+ * cutting them would shred the text.
  */
 export function redactSecrets(text: string, secrets: string[]): string {
-  return secrets.reduce((t, s) => (s.length >= 3 ? t.split(s).join("<redacted>") : t), text);
+  return scrubSecrets(text, secrets).text;
 }
 
 /** isCostgateError tells whether `e` is any error costgate raised on purpose. */

@@ -21,3 +21,4 @@ export {
   resolveBillingSettings,
   resolveIdentitySettings,
 } from "./settings";
+export { type CleanOptions, cleanText, rememberSecret, stripControls } from "./text";

@@ -16,6 +16,7 @@ import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../p
 import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
 import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
+import { cleanText } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
@@ -246,7 +247,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   } else {
     for (const r of results) {
       process.stdout.write(r.evaluation ? `${render(r.evaluation)}\n` : `Project ${r.projectId}: UNKNOWN\n`);
-      if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${r.error}\n`);
+      if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${cleanText(r.error)}\n`);
     }
   }
   if (process.env["GITHUB_ACTIONS"] === "true") {

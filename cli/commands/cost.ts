@@ -14,6 +14,7 @@ import { isConfigError } from "../../provider/errors";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
 import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
+import { cleanText, safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
 import { money } from "../format";
@@ -230,7 +231,7 @@ export async function costCommand(o: Opts): Promise<number> {
       gate: "unpriced",
       level: failOnUnpriced ? "mandatory" : "advisory",
       status: "fail",
-      message: `${plural(cost.unpriced.length, "resource")} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${u.urn.split("::").pop()} (${u.reason})`).join("; ")}.`,
+      message: `${plural(cost.unpriced.length, "resource")} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${nameOf(u.urn)} (${shown(u.reason)})`).join("; ")}.`,
     });
   } else if (failOnUnpriced) {
     result.gates.push({
@@ -244,14 +245,16 @@ export async function costCommand(o: Opts): Promise<number> {
   result.verdict = judged.some((g) => g.status === "fail") ? "fail" : judged.length > 0 ? "pass" : "none";
 
   const quiet = quietBelow !== undefined && Math.abs(delta) < quietBelow && result.verdict !== "fail";
-  if (o["json"]) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (o["json"]) process.stdout.write(`${safeJson(result, 2)}\n`);
   else if (o["markdown"]) process.stdout.write(quiet ? "" : costMarkdown(result));
   else process.stdout.write(costText(result));
   if (typeof o["summary"] === "string" && !quiet) appendSummary(o["summary"], costMarkdown(result));
   return result.verdict === "fail" ? EXIT.violation : EXIT.ok;
 }
 
-const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+/** shown is a name, type or reason from the preview or the rate card as printed: one clean line. */
+const shown = (text: string) => cleanText(text, { maxLength: 200 });
+const nameOf = (urn: string) => shown(urn.split("::").pop() ?? urn);
 
 function forecastLines(r: CostResult): string[] {
   const f = r.forecast;
@@ -274,7 +277,7 @@ function forecastLines(r: CostResult): string[] {
 
 /** costText is the terminal rendering: changed resources, totals, the month and the gates. */
 export function costText(r: CostResult): string {
-  const cur = r.currency ? ` ${r.currency}` : "";
+  const cur = r.currency ? ` ${shown(r.currency)}` : "";
   const changed = r.resources.filter((x) => x.op !== "same");
   const lines = [
     `costgate cost · ${r.resources.length + r.unpriced.length} resources priced or named${cur ? `, amounts in${cur}` : ""}, per month`,
@@ -283,11 +286,12 @@ export function costText(r: CostResult): string {
   const w = Math.max(8, ...changed.map((x) => nameOf(x.urn).length));
   for (const x of changed)
     lines.push(
-      `  ${x.op.padEnd(8)} ${nameOf(x.urn).padEnd(w)} ${money(x.monthlyBefore).padStart(10)} → ${money(x.monthlyAfter).padStart(10)}  ${signed(x.monthlyDelta).padStart(11)}  ${x.pricedBy}`,
+      `  ${x.op.padEnd(8)} ${nameOf(x.urn).padEnd(w)} ${money(x.monthlyBefore).padStart(10)} → ${money(x.monthlyAfter).padStart(10)}  ${signed(x.monthlyDelta).padStart(11)}  ${shown(x.pricedBy)}`,
     );
   const same = r.resources.length - changed.length;
   if (same > 0) lines.push(`  ${plural(same, "unchanged resource")} priced for the total`);
-  for (const u of r.unpriced) lines.push(`  UNPRICED ${nameOf(u.urn)} (${u.type}, ${u.op}): ${u.reason}`);
+  for (const u of r.unpriced)
+    lines.push(`  UNPRICED ${nameOf(u.urn)} (${shown(u.type)}, ${u.op}): ${shown(u.reason)}`);
   lines.push(
     "",
     `Total: ${money(r.totals.monthlyBefore)} → ${money(r.totals.monthlyAfter)} a month (${signed(r.totals.monthlyDelta)})`,
@@ -297,7 +301,7 @@ export function costText(r: CostResult): string {
     lines.push("");
     for (const g of r.gates)
       lines.push(
-        `  ${(g.status === "fail" ? (g.level === "mandatory" ? "FAIL" : "WARN") : "PASS").padEnd(5)}${g.gate.padEnd(22)}${g.message}`,
+        `  ${(g.status === "fail" ? (g.level === "mandatory" ? "FAIL" : "WARN") : "PASS").padEnd(5)}${g.gate.padEnd(22)}${cleanText(g.message)}`,
       );
   }
   lines.push("", verdictLine(r));

@@ -3,15 +3,14 @@
  * days folded away.
  */
 import escapeHtml from "escape-html";
+import { cleanText } from "../../provider/text";
 import { money } from "../format";
 import type { Report } from "./model";
 import { dataNotes, dayLabel, gated, statusWord, summarize } from "./words";
 
-/** cell makes text safe in a table cell: no HTML, no pipe, no line break. */
+/** cell makes text safe in a table cell: no HTML, no pipe, no line break, no control character. */
 export function cell(text: string): string {
-  return escapeHtml(text)
-    .replace(/\|/g, "\\|")
-    .replace(/\s*\r?\n\s*/g, " ");
+  return escapeHtml(cleanText(text)).replace(/\|/g, "\\|");
 }
 
 const ICON = { pass: "✅", fail: "❌", skip: "⏭️" } as const;

@@ -10,6 +10,7 @@ import type {
 } from "@pulumi/policy";
 import {
   type BudgetConfig,
+  cleanText,
   evaluateData,
   type Finding,
   formatMoney,
@@ -105,9 +106,21 @@ function withDefaults(config: CommonConfig) {
   };
 }
 
+/** The longest diagnostic the pack reports, in characters. */
+const DIAGNOSTIC_MAX = 4000;
+
+/**
+ * cleanReport wraps a policy's `report`: every diagnostic is one line without control characters or
+ * a secret of the run, whatever it quotes (a billing error, a resource name, a rate card's field).
+ */
+function cleanReport(report: ReportViolation): ReportViolation {
+  return (message, urn) => report(cleanText(message, { maxLength: DIAGNOSTIC_MAX }), urn);
+}
+
 /** validateRule is the validateStack of one rule's policy. */
 function validateRule(rule: RuleName, priced: boolean) {
-  return async (args: StackValidationArgs, report: ReportViolation): Promise<void> => {
+  return async (args: StackValidationArgs, dirty: ReportViolation): Promise<void> => {
+    const report = cleanReport(dirty);
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
     const { product, onError, timeout } = withDefaults(config);
     let cost: ReturnType<typeof priceChange> | undefined;
@@ -258,7 +271,8 @@ export const billingAvailable: StackValidationPolicy = {
   remediationSteps:
     "Check COSTGATE_BILLING_URL and COSTGATE_BILLING_TOKEN (a console access token, sent as X-User-Token) in the CI environment.",
   configSchema: { properties: commonProperties(false) },
-  validateStack: async (args, report) => {
+  validateStack: async (args, dirty) => {
+    const report = cleanReport(dirty);
     // Runs last: the projects the other policies read are known, and so are their failures.
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
     const { product, timeout } = withDefaults(config);

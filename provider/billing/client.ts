@@ -5,7 +5,7 @@
 
 import type Big from "big.js";
 import pLimit from "p-limit";
-import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, redactSecrets } from "../errors";
+import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
 import {
   describeBody,
   errorMessageOf,
@@ -15,6 +15,7 @@ import {
   statusHint,
   type TransportOptions,
 } from "../http";
+import { endpointText } from "../text";
 import { plural } from "../words";
 import {
   balanceDocument,
@@ -127,13 +128,27 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
   return new HttpError(`${what}${said}${hint ? ` — ${hint}` : ""}${rid}`, init);
 }
 
+/** The most GraphQL error messages shown; the rest are counted. */
+const MESSAGES_SHOWN = 5;
+
+/** graphqlMessages lists the raw `errors[].message` of a body: decide with them, never show them. */
 function graphqlMessages(body: unknown): string[] | undefined {
   const errors = (body as { errors?: unknown } | undefined)?.errors;
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
   return errors.map((e) => {
     const m = (e as { message?: unknown })?.message;
-    return typeof m === "string" ? m : JSON.stringify(e);
+    return typeof m === "string" ? m : (JSON.stringify(e) ?? String(e));
   });
+}
+
+/**
+ * shownMessages is what is shown of GraphQL messages: the first few, each one clean line of bounded
+ * length, withheld when it echoes the access token or another credential of the run.
+ */
+function shownMessages(messages: string[], token: string): string[] {
+  const shown = messages.slice(0, MESSAGES_SHOWN).map((m) => endpointText(m, [token]));
+  const more = messages.length - shown.length;
+  return more > 0 ? [...shown, `and ${plural(more, "more error")}`] : shown;
 }
 
 /** @internal postQuery sends one document and returns `data`, retrying once with the server's variable types. */
@@ -157,20 +172,20 @@ export async function postQuery(
       idempotent: true,
     });
     const body = parseJson(res.text);
-    // A server may echo the X-User-Token in its messages: it never reaches an error.
-    const messages =
-      body === undefined ? undefined : graphqlMessages(body)?.map((m) => redactSecrets(m, [ep.token]));
-    if (messages && attempt === 0) {
-      const corrected = expectedTypes(messages, types);
+    const said = body === undefined ? undefined : graphqlMessages(body);
+    if (said && attempt === 0) {
+      const corrected = expectedTypes(said, types);
       if (corrected) {
         types = corrected;
         continue;
       }
     }
+    // A server may echo the X-User-Token (or send control characters) in its messages: shown cleaned.
+    const messages = said && shownMessages(said, ep.token);
     if (res.status < 200 || res.status >= 300) {
       // not GraphQL's errors: a gateway's or a proxy's own error body, when it has a message
       const other = messages ? undefined : errorMessageOf(body);
-      throw statusError(res, messages ?? (other ? [redactSecrets(other, [ep.token])] : []));
+      throw statusError(res, messages ?? (other ? [endpointText(other, [ep.token])] : []));
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       const what =

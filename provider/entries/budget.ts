@@ -21,3 +21,4 @@ export {
 export * from "../errors";
 export * from "../preview";
 export * from "../pricing";
+export { type CleanOptions, cleanText, rememberSecret, stripControls } from "../text";

@@ -2,6 +2,7 @@
  * Reading what came back, for callers' messages: JSON or not, what a body without a message looks
  * like, the message of a common error shape, what to do about a status, and URLs fit to show.
  */
+import { endpointText } from "../text";
 import type { HttpResponse } from "./types";
 
 /** redactUrl drops the query string and any user info, so a URL can go into a message. */
@@ -33,7 +34,8 @@ export function parseJson(text: string): unknown {
  * echo a secret).
  */
 export function describeBody(res: HttpResponse): string {
-  const type = res.headers["content-type"] ?? "no content type";
+  // the content type is the server's text: shown short and clean
+  const type = endpointText(res.headers["content-type"] ?? "no content type", [], 80);
   if (res.text.length === 0) return "an empty body";
   if (/^\s*</.test(res.text) || type.includes("html")) return `an HTML page (${type})`;
   if (parseJson(res.text) !== undefined)
@@ -44,7 +46,8 @@ export function describeBody(res: HttpResponse): string {
 /**
  * errorMessageOf finds the message of an error body of a common shape — `{error: {message}}`
  * (Keystone's), `{error: "..."}`, `{message}`, `{detail}` or `{title}` — first line only; else
- * undefined. The caller redacts it: a server may echo what it was sent.
+ * undefined. The text is the server's: cleaned and bounded ({@link endpointText}), withheld when it echoes
+ * a credential of the run.
  */
 export function errorMessageOf(body: unknown): string | undefined {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
@@ -57,7 +60,7 @@ export function errorMessageOf(body: unknown): string | undefined {
     o["title"],
   ];
   for (const c of candidates) {
-    if (typeof c === "string" && c.trim() !== "") return (c.split("\n")[0] ?? c).trim();
+    if (typeof c === "string" && c.trim() !== "") return endpointText((c.split("\n")[0] ?? c).trim());
   }
   return undefined;
 }
@@ -83,7 +86,7 @@ export function statusHint(res: HttpResponse, who: string): string {
   let where = "";
   if (location) {
     try {
-      where = ` (Location: ${redactUrl(new URL(location, res.info.url))})`;
+      where = ` (Location: ${endpointText(redactUrl(new URL(location, res.info.url)), [], 200)})`;
     } catch {
       // an unreadable Location: not shown
     }

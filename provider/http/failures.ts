@@ -3,6 +3,7 @@
  * which phase timed out, whether the endpoint or the proxy could not be reached, what a TLS code means.
  */
 import { NetworkError, type RequestInfo, ResponseError, TimeoutError } from "../errors";
+import { endpointText } from "../text";
 import type { Timeouts } from "./options";
 import type { ProxyChoice } from "./proxy";
 import { TOO_LARGE } from "./retry";
@@ -103,7 +104,8 @@ export function toError(
     });
   }
   const e = f.cause;
-  const reason = f.code ?? (e instanceof Error ? e.message : String(e));
+  // undici's own words may quote what a server or a proxy sent: shown short and clean
+  const reason = endpointText(f.code ?? (e instanceof Error ? e.message : String(e)), [], 200);
   const refused = f.proxyStatus;
   let message: string;
   if (proxy && refused !== undefined) {

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import { ConfigError, LimitError, type NetworkError, type RequestInfo, type ResponseError } from "../errors";
+import { cleanText, endpointText, rememberSecret } from "../text";
 import { redactUrl } from "./bodies";
 import { dispatcherFor } from "./dispatcher";
 import { AttemptFailure, type TimeoutPhase, toError } from "./failures";
@@ -71,7 +72,55 @@ export function debugEnabled(): boolean {
 
 /** debugLogger writes `costgate: <line>` on stderr with COSTGATE_DEBUG, else is undefined (call it with `?.`). */
 function debugLogger(): ((line: string) => void) | undefined {
-  return debugEnabled() ? (line) => process.stderr.write(`costgate: ${line}\n`) : undefined;
+  return debugEnabled() ? (line) => process.stderr.write(`costgate: ${cleanText(line)}\n`) : undefined;
+}
+
+/** Keys of a JSON body whose string values are credentials (Keystone's password and secret). */
+const SECRET_KEYS = /password|secret/i;
+
+/** secretsOfBody lists the credentials in a request body, by key, down to a few levels. */
+function secretsOfBody(value: unknown, depth = 0, key = ""): string[] {
+  if (typeof value === "string") return SECRET_KEYS.test(key) ? [value] : [];
+  if (depth > 8 || value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    secretsOfBody(v, depth + 1, Array.isArray(value) ? key : k),
+  );
+}
+
+/** credentialsOf lists what a header value carries: itself, without its scheme, and Basic's pair and password. */
+function credentialsOf(value: string): string[] {
+  const bare = value.replace(/^(Basic|Bearer|Token)\s+/i, "");
+  const out = [value, bare];
+  if (/^Basic\s/i.test(value)) {
+    const pair = Buffer.from(bare, "base64").toString("utf8");
+    out.push(pair, pair.slice(pair.indexOf(":") + 1));
+  }
+  return out;
+}
+
+/** userInfoOf lists the credentials in a URL's user info: the password, and `user:password`. */
+function userInfoOf(raw: string): string[] {
+  try {
+    const u = new URL(raw);
+    if (!u.password) return [];
+    const pw = decodeURIComponent(u.password);
+    return [pw, `${decodeURIComponent(u.username)}:${pw}`];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * rememberRequestSecrets tells provider/text.ts every credential a request carries — its secret
+ * headers, the secrets of its body, the user info of its URL and of its proxy — so no text that
+ * comes back (an echo, a proxy's page) is printed with one.
+ */
+function rememberRequestSecrets(req: HttpRequest, headers: Record<string, string>, proxy?: ProxyChoice) {
+  for (const [k, v] of Object.entries(headers)) {
+    if (SECRET_HEADERS.has(k.toLowerCase())) rememberSecret(...credentialsOf(v));
+  }
+  rememberSecret(...(req.secrets ?? []), ...secretsOfBody(req.json), ...userInfoOf(req.url));
+  if (proxy) rememberSecret(...userInfoOf(proxy.url));
 }
 
 function describeHeaders(headers: Record<string, string>): string {
@@ -230,6 +279,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   if (target.authorization && !Object.keys(headers).some((k) => k.toLowerCase() === "authorization")) {
     headers["authorization"] = target.authorization;
   }
+  rememberRequestSecrets(req, headers, proxy);
   let body: string | undefined;
   if (req.json !== undefined) {
     body = JSON.stringify(req.json);
@@ -272,7 +322,8 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       if ("raw" in outcome) {
         const raw = outcome.raw;
         const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
-        log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${requestId ? ` (${requestId})` : ""}`);
+        const rid = requestId === undefined ? "" : ` (${endpointText(requestId, [], 128)})`;
+        log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${rid}`);
       } else {
         log(`!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy).message} after ${ms} ms`);
       }
@@ -308,6 +359,10 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     if ("failure" in outcome)
       throw toError(outcome.failure, info, t, n, maxBytes, proxy) as NetworkError | ResponseError;
     const raw = outcome.raw;
+    // an issued token (X-Subject-Token) is a secret of the run from now on
+    for (const [k, v] of Object.entries(raw.headers)) {
+      if (v !== undefined && SECRET_HEADERS.has(k)) rememberSecret(...credentialsOf(v));
+    }
     const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
     const res: HttpResponse = { ...raw, requestId, info, attempts: n };
     if (retryAfterMs !== undefined) res.retryAfterMs = retryAfterMs;

@@ -11,6 +11,11 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   json?: unknown;
+  /**
+   * Credentials the request carries besides its secret headers and the `password`/`secret` fields of
+   * `json` (which are known already): no text that comes back is shown with one.
+   */
+  secrets?: string[];
   transport?: TransportOptions;
   /**
    * Whether sending the request twice does no harm. Idempotent requests are retried on connection

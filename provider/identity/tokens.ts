@@ -2,8 +2,9 @@
  * Token operations of Keystone v3 `/v3/auth/tokens`: Create (issue), Validate (GET), Check (HEAD)
  * and Revoke (DELETE). docs/API.md#issue-a-token-with-a-password, docs/API.md#issue-a-token-with-an-application-credential; Keystone API reference "Authentication and token management".
  */
-import { AuthError, HttpError, ResponseError, redactSecrets } from "../errors";
+import { AuthError, HttpError, ResponseError } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
+import { endpointText } from "../text";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
@@ -15,14 +16,26 @@ export interface IdentityEndpoint {
   transport?: TransportOptions;
 }
 
+/** keystoneMessage is Keystone's `error.message`, raw: decide with it, show it only through endpointText. */
 function keystoneMessage(res: HttpResponse): string | undefined {
   const body = parseJson(res.text) as { error?: { message?: unknown } } | undefined;
   const msg = body?.error?.message;
-  return typeof msg === "string" ? (msg.split("\n")[0] ?? msg).trim() : undefined;
+  return typeof msg === "string" ? msg : undefined;
 }
 
-function statusError(res: HttpResponse, given: string, auth = res.status === 401): HttpError {
-  const apiMessage = keystoneMessage(res);
+/**
+ * statusError is the error of an unexpected status. Keystone's message is the server's text: its
+ * first line, cleaned and bounded, withheld when it echoes a credential of the request or the run.
+ */
+function statusError(
+  res: HttpResponse,
+  given: string,
+  secrets: string[],
+  auth = res.status === 401,
+): HttpError {
+  const said = keystoneMessage(res);
+  const apiMessage =
+    said === undefined ? undefined : endpointText((said.split("\n")[0] ?? said).trim(), secrets);
   const hint = given || statusHint(res, "Keystone");
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
@@ -41,7 +54,8 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
   }
   const parsed = TokenBodySchema.safeParse(json);
   if (!parsed.success) {
-    const where = parsed.error.issues[0]?.path.join(".") ?? "token";
+    // the path holds the server's keys: shown short and clean
+    const where = endpointText(parsed.error.issues[0]?.path.join(".") ?? "token", [], 100);
     throw new ResponseError(
       `Keystone's token body from ${res.info.url} is not as expected (at ${where}); is this a Keystone v3 endpoint?`,
       { request: res.info, status: res.status, requestId: res.requestId },
@@ -50,17 +64,9 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
   return toTokenInfo(parsed.data);
 }
 
-/**
- * scrubbed removes secrets from an error: Keystone's 400 messages can echo the request body,
- * password included, and a proxy's error page may echo the token headers.
- */
-function scrubbed<E extends HttpError>(e: E, m: AuthMethod | string[]): E {
-  const secrets = Array.isArray(m) ? m : [m.type === "password" ? m.password : m.applicationCredentialSecret];
-  const scrub = (text: string) => redactSecrets(text, secrets);
-  const out = Object.create(Object.getPrototypeOf(e)) as E;
-  Object.assign(out, e, { message: scrub(e.message), apiMessage: e.apiMessage && scrub(e.apiMessage) });
-  out.stack = `${e.name}: ${out.message}`;
-  return out;
+/** secretOf is the credential of an auth method: Keystone's 400 messages can echo the request body. */
+function secretOf(m: AuthMethod): string {
+  return m.type === "password" ? m.password : m.applicationCredentialSecret;
 }
 
 function authHint(m: AuthMethod): string {
@@ -87,6 +93,7 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
     method: "POST",
     url: tokensUrl(authUrl),
     json: authBody(m),
+    secrets: [secretOf(m)],
     transport: endpoint.transport,
     // Issuing is not idempotent: retried only when no response arrived (refused, reset before one).
     idempotent: false,
@@ -103,7 +110,7 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
         : res.status === 400
           ? "Keystone refused the request body; check the credential settings"
           : "";
-    throw scrubbed(statusError(res, hint, refused), m);
+    throw statusError(res, hint, [secretOf(m)], refused);
   }
   const id = res.headers["x-subject-token"];
   if (!id) {
@@ -139,7 +146,7 @@ async function subjectRequest(
   });
   if (res.status >= 200 && res.status < 300) return { res, valid: true };
   if (res.status === 404 || (res.status === 401 && authToken === subjectToken)) return { res, valid: false };
-  throw scrubbed(statusError(res, ""), [subjectToken, authToken]);
+  throw statusError(res, "", [subjectToken, authToken]);
 }
 
 /**

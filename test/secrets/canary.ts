@@ -13,22 +13,58 @@ export function canary(label: string): string {
   return `canary-${label}-${randomUUID()}`;
 }
 
+/**
+ * hardCanary is a canary with the characters that encodings change: `"`, `\`, `+`, `/`, `=`, spaces
+ * and (unless `ascii`, for a header value) non-ASCII letters.
+ */
+export function hardCanary(label: string, ascii = false): string {
+  const [a, b, c] = randomUUID().split("-");
+  return `canary-${label}-"${a}\\ ${b}+/=${ascii ? "x" : "ä€"} ${c}=`;
+}
+
+/**
+ * The stable part of base64 (or base64url) text holding `bytes` at byte offset `o` (0, 1 or 2) of a
+ * larger blob: the characters that depend on the value's bytes alone.
+ */
+function base64Core(bytes: Buffer, o: number, url: boolean): string {
+  const enc = Buffer.concat([Buffer.alloc(o), bytes]).toString(url ? "base64url" : "base64");
+  const whole = Math.floor((o + bytes.length) / 3) * 4;
+  return enc.slice(o === 0 ? 0 : 4, whole);
+}
+
 /** The forms a secret is looked for in. */
 function forms(value: string): { form: string; text: string }[] {
   // The random part: after a `canary-<label>-` or Fernet `gAAAAAB` prefix.
   const random = value.replace(/^canary-[^-]+-|^gAAAAAB/, "");
+  const bytes = Buffer.from(value, "utf8");
+  const json = JSON.stringify(value).slice(1, -1);
   const out = [
     { form: "whole", text: value },
     { form: "head", text: random.slice(0, 16) },
     { form: "tail", text: random.slice(-16) },
     { form: "url-encoded", text: encodeURIComponent(value) },
-    { form: "base64", text: Buffer.from(value, "utf8").toString("base64").slice(0, 24) },
+    {
+      form: "url-encoded (lower-case hex)",
+      text: encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase()),
+    },
+    { form: "form-encoded", text: new URLSearchParams({ v: value }).toString().slice(2) },
+    { form: "base64", text: bytes.toString("base64").slice(0, 24) },
+    { form: "base64url", text: bytes.toString("base64url").slice(0, 24) },
+    ...[0, 1, 2].flatMap((o) => [
+      { form: `base64 in a blob at offset ${o}`, text: base64Core(bytes, o, false).slice(0, 24) },
+      { form: `base64url in a blob at offset ${o}`, text: base64Core(bytes, o, true).slice(0, 24) },
+    ]),
+    { form: "hex", text: bytes.toString("hex").slice(0, 32) },
+    { form: "hex (upper case)", text: bytes.toString("hex").toUpperCase().slice(0, 32) },
+    { form: "json", text: json },
+    { form: "json twice", text: JSON.stringify(json).slice(1, -1) },
     {
       form: "json-ascii",
       text: JSON.stringify(value)
         .replace(/[^\x20-\x7e]/g, escapeU)
         .slice(1, -1),
     },
+    { form: "html", text: value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;") },
   ];
   return out.filter((f, i) => f.text.length >= 12 && out.findIndex((g) => g.text === f.text) === i);
 }
