@@ -2,13 +2,13 @@
  * The report as JSON, for scripts.
  */
 import type { Report } from "./model";
-import { gated } from "./words";
 
 /**
  * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance (null in a
  * replay), asOf, consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, items},
- * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
- * `fail`, or `none` when no threshold is set (every mandatory rule skipped: nothing was judged).
+ * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's verdict,
+ * the same as `evaluation.verdict`: `pass`, `fail`, or `none` when no mandatory rule was judged (no
+ * threshold, every mandatory rule disabled, or none could be judged).
  */
 export function reportJson(r: Report) {
   const c = r.consumption;
@@ -34,7 +34,7 @@ export function reportJson(r: Report) {
     allowanceToday: r.allowanceToday,
     config: r.config,
     evaluation: r.evaluation,
-    verdict: gated(r) ? r.evaluation.verdict : "none",
+    verdict: r.evaluation.verdict,
     currency: r.currency,
   };
 }

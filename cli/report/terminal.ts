@@ -7,7 +7,7 @@ import { Help } from "commander";
 import type { Finding } from "../../provider/budget/types";
 import type { Colors } from "./colors";
 import type { Report } from "./model";
-import { axisNumber, balanceText, dayLabel, gated, monthLabel, statusWord, summarize } from "./words";
+import { axisNumber, balanceText, dayLabel, judged, monthLabel, statusWord, summarize } from "./words";
 
 /** TerminalOptions choose colors and the width (80 columns unless told). */
 export interface TerminalOptions {
@@ -238,7 +238,7 @@ function findingLines(f: Finding, c: Colors, width: number): string[] {
           : c.yellow
         : c.dim;
   const head = `  ${tint(word.padEnd(5))} ${c.bold(f.rule.padEnd(16))} ${c.dim(f.level)}`;
-  return [head, ...wrap(f.message, 8, width).map((l) => (f.status === "skip" ? c.dim(l) : l))];
+  return [head, ...wrap(f.message, 8, width).map((l) => (judged(f) ? l : c.dim(l)))];
 }
 
 /**
@@ -256,7 +256,7 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
     const [first, ...rest] = new Help().boxWrap(text, width - 12).split("\n");
     return [`${label(name)}${first ?? ""}`, ...rest.map((l) => `${" ".repeat(12)}${l}`)];
   };
-  const verdictTint = !gated(r) ? c.yellow : r.evaluation.verdict === "pass" ? c.green : c.red;
+  const verdictTint = { pass: c.green, fail: c.red, none: c.yellow }[r.evaluation.verdict];
   const out: string[] = [
     c.bold(`costgate report · ${s.title}`),
     ...wrap(

@@ -3,8 +3,8 @@
  * say the same thing.
  */
 import { addDays } from "../../provider/billing/periods";
-import { configuredGates } from "../../provider/budget/config";
-import type { Finding } from "../../provider/budget/types";
+import type { Evaluation, Finding, Status, Verdict } from "../../provider/budget/types";
+import { noVerdictReason } from "../../provider/budget/verdict";
 import { plural } from "../../provider/words";
 import { money } from "../format";
 import type { Report } from "./model";
@@ -145,11 +145,33 @@ function forecastText(r: Report): string {
 }
 
 /**
- * gated tells whether the report's configuration sets any threshold: without one every mandatory rule
- * is skipped, and the report gives no verdict rather than a PASS that means nothing.
+ * gated tells whether the report has a verdict: at least one mandatory rule was judged. Without one
+ * (no threshold, every mandatory rule disabled or not judged) the report says NO VERDICT, never PASS.
  */
 export function gated(r: Report): boolean {
-  return configuredGates(r.config).length > 0;
+  return r.evaluation.verdict !== "none";
+}
+
+/** VERDICT_WORD is a verdict in capitals, the same in every output: PASS, FAIL, NO VERDICT. */
+export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
+  pass: "PASS",
+  fail: "FAIL",
+  none: "NO VERDICT",
+};
+
+/**
+ * verdictSentence is an evaluation's verdict with its reason, the same in the terminal, HTML, Markdown,
+ * `costgate check` and the step summary: "PASS: every configured rule passed", "FAIL: 1 mandatory rule
+ * failed", "NO VERDICT: no budget threshold is set".
+ */
+export function verdictSentence(e: Pick<Evaluation, "findings" | "verdict">): string {
+  const failed = e.findings.filter((x) => x.status === "fail");
+  const mandatoryFailed = failed.filter((x) => x.level === "mandatory").length;
+  if (e.verdict === "none") return `NO VERDICT: ${noVerdictReason(e)}`;
+  if (e.verdict === "fail") return `FAIL: ${plural(mandatoryFailed, "mandatory rule")} failed`;
+  return failed.length > 0
+    ? `PASS: no mandatory rule failed (${failed.length} advisory)`
+    : "PASS: every configured rule passed";
 }
 
 /** summarize words the headline figures of a report. */
@@ -157,15 +179,7 @@ export function summarize(r: Report): Summary {
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
   const month = monthName(r.forecast.today);
-  const failed = r.evaluation.findings.filter((x) => x.status === "fail");
-  const mandatoryFailed = failed.filter((x) => x.level === "mandatory").length;
-  const verdict = !gated(r)
-    ? "NO VERDICT: no budget threshold is set"
-    : r.evaluation.verdict === "pass"
-      ? failed.length > 0
-        ? `PASS: no mandatory rule failed (${failed.length} advisory)`
-        : "PASS: every configured rule passed"
-      : `FAIL: ${mandatoryFailed} mandatory rule${mandatoryFailed === 1 ? "" : "s"} failed`;
+  const verdict = verdictSentence(r.evaluation);
   return {
     title: `Project ${r.projectId} (${r.product})`,
     period: `${r.from} to ${r.to} (${r.days.length} day${r.days.length === 1 ? "" : "s"})${r.currency ? `, amounts in ${r.currency}` : ""}${
@@ -186,7 +200,24 @@ export function summarize(r: Report): Summary {
   };
 }
 
-/** statusWord is a finding's status in capitals: PASS, FAIL, SKIP. */
-export function statusWord(f: Pick<Finding, "status">): string {
-  return f.status.toUpperCase();
+/**
+ * STATUS_WORD is a finding's status in capitals, the same in every output. A failed advisory rule reads
+ * WARN (see {@link statusWord}); SKIP is only for a rule disabled on purpose.
+ */
+export const STATUS_WORD: Readonly<Record<Status, string>> = {
+  pass: "PASS",
+  fail: "FAIL",
+  skip: "SKIP",
+  "not-judged": "NOT JUDGED",
+  "not-configured": "NOT SET",
+};
+
+/** statusWord is a finding's outcome in capitals: PASS, WARN (an advisory failure), FAIL, NOT JUDGED, NOT SET, SKIP. */
+export function statusWord(f: Pick<Finding, "status" | "level">): string {
+  return f.status === "fail" && f.level !== "mandatory" ? "WARN" : STATUS_WORD[f.status];
+}
+
+/** judged tells whether a finding was judged: passed, warned or failed. */
+export function judged(f: Pick<Finding, "status">): boolean {
+  return f.status === "pass" || f.status === "fail";
 }

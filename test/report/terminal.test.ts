@@ -25,7 +25,9 @@ describe("renderTerminal", () => {
     expect(text).toMatch(/Method\s+a weekday-aware level over \d+ days of history/);
     expect(text).toMatch(/Runway\s+[\d.]+–[\d.]+ days: runs out between/);
     for (const rule of ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"]) {
-      expect(text).toMatch(new RegExp(`(PASS|FAIL|SKIP)\\s+${rule}\\s+(mandatory|advisory)`));
+      expect(text).toMatch(
+        new RegExp(`(PASS|WARN|FAIL|NOT JUDGED|NOT SET)\\s+${rule}\\s+(mandatory|advisory)`),
+      );
     }
     expect(text).toMatch(/Rules\s+(PASS|FAIL): /);
     // 60 days and 8 forecast days do not fit one column each: columns of 2 days, months labelled, the
@@ -54,7 +56,9 @@ describe("renderTerminal", () => {
     const text = renderTerminal(happyReport({ config: { minBalance: 100 } }), { colors: plain });
     expect(text).toContain("no monthly budget set");
     expect(text).not.toContain("◂ budget");
-    expect(text).toMatch(/SKIP\s+monthly-budget/);
+    // a rule without its threshold is not a SKIP (that is only for a rule disabled on purpose)
+    expect(text).toMatch(/NOT SET\s+monthly-budget/);
+    expect(text).not.toMatch(/SKIP/);
   });
 
   it("says the allowance's figure when a spike stretches the scale past it, and stays in 80 columns", () => {
