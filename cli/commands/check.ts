@@ -20,7 +20,7 @@ import { noVerdictReason } from "../../provider/budget/verdict";
 import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { EXIT, UsageError } from "../errors";
-import { findingIcon, VERDICT_ICON } from "../report/markdown";
+import { VERDICT_ICON } from "../report/markdown";
 import { statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
@@ -121,7 +121,7 @@ function render(e: Evaluation): string {
     const message = unset
       ? `not configured; set ${FLAG_OF[THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]] ?? "its threshold"} to check it`
       : f.message;
-    lines.push(`  ${`${statusWord(f)} `.padEnd(5)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
+    lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
   }
   return lines.join("\n");
 }
@@ -195,9 +195,7 @@ function summaryMarkdown(results: { projectId: number; evaluation?: Evaluation; 
       "",
       "| Rule | Level | Result | Message |",
       "| --- | --- | --- | --- |",
-      ...e.findings.map(
-        (f) => `| \`${f.rule}\` | ${f.level} | ${findingIcon(f)} ${statusWord(f)} | ${cell(f.message)} |`,
-      ),
+      ...e.findings.map((f) => `| \`${f.rule}\` | ${f.level} | ${statusWord(f)} | ${cell(f.message)} |`),
       "",
     );
   }
