@@ -6,7 +6,7 @@ import type { Finding } from "../../provider/budget/types";
 import { money } from "../format";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
-import { budgetMeterSvg, spendChartSvg } from "./svg";
+import { budgetMeterSvg, partialDayOf, spendChartSvg } from "./svg";
 import { dayLabel, statusWord, summarize } from "./words";
 
 const CSS = `
@@ -38,6 +38,11 @@ svg.chart { display: block; width: 100%; height: auto; font-size: 12px; }
 svg .tick line { stroke: var(--line); } svg .tick text, svg .xtick text { fill: var(--muted); }
 svg .xtick line, svg .axis { stroke: #9aa3b5; }
 svg .bar { fill: var(--bar); } svg .bar.over { fill: var(--over); }
+svg .bar.partial { fill: url(#partial); stroke: var(--bar); stroke-dasharray: 3 2; stroke-width: 1; }
+svg .partial-bg { fill: #dbe7f4; } svg .partial-line { stroke: var(--bar); stroke-width: 2; }
+svg .partial-label { fill: var(--muted); font-size: 11px; font-style: italic; }
+svg .judged-mark { stroke: var(--ink); stroke-width: 2; }
+.legend .k-partial { background: repeating-linear-gradient(-45deg, #dbe7f4 0 3px, var(--bar) 3px 5px); border: 1px dashed var(--bar); }
 svg .forecast { fill: url(#hatch); stroke: var(--bar); stroke-dasharray: 2 2; stroke-width: 0.8; }
 svg .hatch-bg { fill: #fff; } svg .hatch-line { stroke: #9dbbe0; stroke-width: 3; }
 svg .allowance { fill: none; stroke: var(--allow); stroke-width: 2; stroke-dasharray: 6 4; }
@@ -154,6 +159,7 @@ export function renderHtml(r: Report): string {
 
   const legend = html`<ul class="legend">
 <li><i class="k-bar"></i>spend per day</li>
+${partialDayOf(r) ? html`<li><i class="k-partial"></i>today, so far (its charges are not all in)</li>` : ""}
 ${budget !== undefined ? html`<li><i class="k-over"></i>above the allowance</li><li><i class="k-allowance"></i>allowance: ${s.allowance}</li>` : ""}
 ${
   r.forecastDays.length === 0

@@ -28,7 +28,7 @@ export function reportJson(r: Report) {
       trailing7DayAverage: c.trailing7DayAverage,
       items: c.items,
     },
-    forecast: r.forecast,
+    forecast: forecastJson(r),
     // the forecast model's month day by day after the last day shown: median and 80 % / 90 % bounds
     forecastDays: r.forecastDays.map((d) => ({ day: d.day, p50: d.amount, p80: d.p80, p90: d.p90 })),
     allowanceToday: r.allowanceToday,
@@ -36,6 +36,27 @@ export function reportJson(r: Report) {
     evaluation: r.evaluation,
     verdict: r.evaluation.verdict,
     currency: r.currency,
+  };
+}
+
+/**
+ * forecastJson is the month's forecast as the other renderings and the gate have it: `forecast` is the
+ * month-end figure the gates judge (`evaluation.figures.forecastMonthEnd`: the model's `quantile`, or the
+ * trailing mean with `forecastMethod: trailing-mean`), `null` when the model has no forecast yet (under 3
+ * days of charges, as the terminal says "none yet"); `method` and `quantile` name how it was made. The
+ * trailing mean's own month end stays apart as `trailingMeanForecast`.
+ */
+export function forecastJson(r: Report) {
+  const f = r.evaluation.figures;
+  const byModel = r.config.forecastMethod === "model";
+  const modelled = byModel && f.forecast.monthEnd !== null;
+  return {
+    ...r.forecast,
+    forecast: !byModel || modelled ? f.forecastMonthEnd : null,
+    method: byModel ? f.forecast.method : "trailing-mean",
+    quantile: modelled ? r.config.quantile : null,
+    confidence: byModel ? f.forecast.confidence : null,
+    trailingMeanForecast: r.forecast.forecast,
   };
 }
 

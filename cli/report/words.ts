@@ -45,10 +45,10 @@ export function monthName(day: string): string {
   );
 }
 
-/** percent writes a share as a whole percentage: `62%`. */
+/** percent writes a share as a whole percentage, in the style of every other percentage costgate writes ("80 % likely"): `62 %`. */
 export function percent(part: number, whole: number): string {
   if (whole <= 0) return "–";
-  return `${Math.round((part / whole) * 100)}%`;
+  return `${Math.round((part / whole) * 100)} %`;
 }
 
 /** axisNumber writes a chart label: whole numbers with separators, decimals only for small scales. */
