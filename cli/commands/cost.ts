@@ -298,10 +298,7 @@ export function costText(r: CostResult): string {
   );
   if (r.gates.length) {
     lines.push("");
-    for (const g of r.gates)
-      lines.push(
-        `  ${statusWord(g).padEnd(5)}${g.gate.padEnd(22)}${g.message}`,
-      );
+    for (const g of r.gates) lines.push(`  ${statusWord(g).padEnd(5)}${g.gate.padEnd(22)}${g.message}`);
   }
   lines.push("", verdictLine(r));
   return `${lines.join("\n")}\n`;
@@ -347,9 +344,7 @@ export function costMarkdown(r: CostResult): string {
     out.push(
       "| Gate | Level | Result | Message |",
       "| --- | --- | --- | --- |",
-      ...r.gates.map(
-        (g) => `| \`${g.gate}\` | ${g.level} | ${statusWord(g)} | ${cell(g.message)} |`,
-      ),
+      ...r.gates.map((g) => `| \`${g.gate}\` | ${g.level} | ${statusWord(g)} | ${cell(g.message)} |`),
       "",
     );
   if (same.length)

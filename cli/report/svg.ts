@@ -85,8 +85,7 @@ export function spendChartSvg(r: Report): SafeHtml {
     const h = (d.amount / yMax) * ph;
     const over = d.allowance !== null && d.amount > d.allowance;
     const partial = d.kind === "bar" && d.day === partialDay;
-    const cls =
-      d.kind === "forecast" ? "forecast" : `bar${over ? " over" : ""}${partial ? " partial" : ""}`;
+    const cls = d.kind === "forecast" ? "forecast" : `bar${over ? " over" : ""}${partial ? " partial" : ""}`;
     const tip =
       d.kind === "forecast"
         ? `${dayLabel(d.day, true)}: forecast ${money(d.amount)}`

@@ -105,7 +105,10 @@ describe("costgate usage", () => {
     const r = await runCli(args, env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/daily average 0\.15 over 2 days; last 2 days 0\.15\/day/);
-    const week = await runCli(["usage", "--project-id", "777", "--from", "2026-10-20", "--to", "2026-11-02"], env);
+    const week = await runCli(
+      ["usage", "--project-id", "777", "--from", "2026-10-20", "--to", "2026-11-02"],
+      env,
+    );
     expect(week.stdout).toMatch(/over 14 days; last 7 days /);
   });
 
