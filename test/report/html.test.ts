@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../cli/report/html";
 import { html, SafeHtml } from "../../cli/report/html-escape";
-import { niceStep, ticks } from "../../cli/report/svg";
 import { buildReport, type Report } from "../../cli/report/model";
+import { niceStep, ticks } from "../../cli/report/svg";
 import { consumption, happyReport } from "./fixtures";
 
 /** inputOf gives back what a report was built from (its balance, config and clock). */
