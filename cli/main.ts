@@ -199,8 +199,9 @@ Examples:
   costgate check --project-id 4242 --min-balance 5000 --min-runway-days 14
   costgate check --project-id 4242 --monthly-budget 40000 --spike-factor 2.5 --json
 
-Exit codes: 0 every mandatory rule passes (advisories printed), 1 a mandatory rule fails,
-2 bad usage (nothing sent), 3 billing unreachable.`,
+Exit codes: 0 every mandatory rule judged passes (advisories printed), 1 a mandatory rule fails,
+2 bad usage (nothing sent) or no verdict (no mandatory rule could be judged, e.g. balance rules
+with --as-of), 3 billing unreachable.`,
     )
     .action((opts: Opts) => run(import("./commands/check").then((m) => m.checkCommand(opts))));
 
@@ -296,7 +297,7 @@ is not \`pulumi preview --json\` output (nothing sent), 3 billing unreachable.`,
       .option("--markdown", "print Markdown for a pull-request comment instead of the terminal report")
       .option(
         "--gate",
-        "exit as check does: 1 when a mandatory rule fails, 2 when no threshold is set (nothing is read)",
+        "exit as check does: 1 when a mandatory rule fails, 2 when there is no verdict (no threshold: nothing is read)",
       )
       .option("--json", "print {balance, consumption, forecast, config, evaluation} as JSON")
       .option("--monthly-budget <amount>", "budget of a calendar month; its daily allowance is marked")
@@ -319,8 +320,8 @@ Examples:
   costgate report --project-id 4242 --monthly-budget 40000 --as-of 2026-11-10   # what the gate saw on the 10th
 
 Colors only on a terminal, never with NO_COLOR; progress on stderr only on a terminal.
-Without a threshold the report gives no verdict (never PASS). Exit codes: 0 the report was made (whatever
-the verdict; with --gate, 1 when a mandatory rule fails and 2 when no threshold is set, as check),
+With no mandatory rule judged the report gives no verdict (never PASS). Exit codes: 0 the report was made
+(whatever the verdict; with --gate, 1 when a mandatory rule fails and 2 when there is no verdict, as check),
 2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached.`,
     )
     .action((opts: Opts) => run(import("./commands/report").then((m) => m.reportCommand(opts))));

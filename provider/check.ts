@@ -6,7 +6,13 @@ import { type BillingEndpoint, getBalance, getConsumption } from "./billing/clie
 import { addDays, isoDay, parseBound } from "./billing/periods";
 import type { ProductId } from "./billing/products";
 import type { ProjectBalance, ProjectConsumption } from "./billing/results";
-import { type BudgetConfig, DEFAULT_SPIKE_WINDOW_DAYS, DEFAULT_TRAILING_DAYS, evaluate } from "./budget";
+import {
+  type BudgetConfig,
+  DEFAULT_SPIKE_WINDOW_DAYS,
+  DEFAULT_TRAILING_DAYS,
+  evaluate,
+  verdictOf,
+} from "./budget";
 import type { Evaluation } from "./budget/types";
 import { ConfigError } from "./errors";
 
@@ -82,7 +88,8 @@ const BALANCE_RULES = new Set(["min-balance", "min-runway-days"]);
  * charges up to the day before are read, nothing of `asOf` or later, and the rules run with `now` at
  * 00:00 of that day (so today's partial charge is 0 and the whole of the day is still to come). The
  * balance is not read: the API gives only today's, so min-balance and min-runway-days are not judged
- * (status `skip`, saying why) and the balance figures are 0.
+ * (status `not-judged`, saying why) and the balance figures are 0. With no other mandatory rule judged
+ * the verdict is `none`, never `pass`.
  */
 export async function checkAsOf(
   ep: BillingEndpoint,
@@ -115,15 +122,16 @@ export function unreadBalance(projectId: number, productId: ProductId, now: Date
 
 /**
  * asOfEvaluation turns an evaluation made without a balance (a replay as of `asOf`) into what such a
- * replay can say: min-balance and min-runway-days not judged (status `skip`, saying why), no runway
- * forecast, the verdict from the other rules.
+ * replay can say: min-balance and min-runway-days, when configured, not judged (status `not-judged`,
+ * saying why), no runway forecast, the verdict from the other rules (`none` when no other mandatory rule
+ * was judged).
  */
 export function asOfEvaluation(evaluation: Evaluation, asOf: string): Evaluation {
   const findings = evaluation.findings.map((f) =>
-    BALANCE_RULES.has(f.rule) && f.level !== "disabled"
+    BALANCE_RULES.has(f.rule) && f.level !== "disabled" && f.status !== "not-configured"
       ? {
           ...f,
-          status: "skip" as const,
+          status: "not-judged" as const,
           message: `The ${f.rule} rule is not judged as of ${asOf}: the billing API gives only today's balance.`,
           figures: {},
         }
@@ -137,7 +145,7 @@ export function asOfEvaluation(evaluation: Evaluation, asOf: string): Evaluation
       forecast: { ...evaluation.figures.forecast, runwayDays: null },
     },
     findings,
-    verdict: findings.some((f) => f.level === "mandatory" && f.status === "fail") ? "fail" : "pass",
+    verdict: verdictOf(findings),
   };
 }
 

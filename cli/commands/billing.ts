@@ -146,7 +146,7 @@ export async function usageCommand(o: Opts): Promise<number> {
       ),
       "",
       `${"total".padEnd(12)}${money(u.total.amount).padStart(16)}${money(u.total.bonuses).padStart(14)}`,
-      `daily average ${money(u.dailyAverage)} over ${u.days} day${u.days === 1 ? "" : "s"}; last 7 days ${money(u.trailing7DayAverage)}/day`,
+      `daily average ${money(u.dailyAverage)} over ${u.days} day${u.days === 1 ? "" : "s"}; last ${Math.min(7, u.days) === 1 ? "day" : `${Math.min(7, u.days)} days`} ${money(u.trailing7DayAverage)}/day`,
       ...dataNotes(u).map((n) => `note: ${n}`),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);

@@ -1,6 +1,7 @@
 /**
  * `costgate check`: the budget rules on live billing data, with an exit code for CI.
- * 0 every mandatory rule passes, 1 a mandatory rule fails, 2 bad usage, 3 billing unreachable.
+ * 0 every mandatory rule judged passes, 1 a mandatory rule fails, 2 bad usage or no verdict (no mandatory
+ * rule could be judged), 3 billing unreachable.
  */
 import pLimit from "p-limit";
 import { parseProjectId } from "../../provider/billing/client";
@@ -8,16 +9,20 @@ import { parseProduct } from "../../provider/billing/products";
 import {
   type BudgetConfig,
   configuredGates,
+  mandatoryGates,
   parseBudgetConfig,
   RULE_NAMES,
   THRESHOLD_OF,
 } from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
+import { noVerdictReason } from "../../provider/budget/verdict";
 import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { cleanText } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
+import { VERDICT_ICON } from "../report/markdown";
+import { statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
 
@@ -84,13 +89,20 @@ const FLAG_OF: Record<string, string> = {
 };
 
 /**
- * requireGate refuses a configuration that gates nothing: with no threshold set (or every one
- * disabled), every mandatory rule would be skipped and the check would pass whatever the project spends.
+ * requireGate refuses, before any request, a configuration that gates nothing: with no threshold set
+ * (or every one disabled, or every one advisory) no mandatory rule can be judged and the check would have
+ * no verdict whatever the project spends.
  */
 export function requireGate(config: BudgetConfig, projectId?: number): void {
-  if (configuredGates(config).length > 0) return;
+  if (mandatoryGates(config).length > 0) return;
+  const project = projectId === undefined ? "" : ` for project ${projectId}`;
+  if (configuredGates(config).length > 0) {
+    throw new UsageError(
+      `no mandatory budget rule is set${project}: advisory rules warn but never gate, so the gate would have no verdict; make one mandatory (e.g. --level ${configuredGates(config)[0]}=mandatory)`,
+    );
+  }
   throw new UsageError(
-    `no budget threshold is set${projectId === undefined ? "" : ` for project ${projectId}`}, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days (or minBalance, monthlyBudget, minRunwayDays in --config)`,
+    `no budget threshold is set${project}, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days (or minBalance, monthlyBudget, minRunwayDays in --config)`,
   );
 }
 
@@ -102,22 +114,15 @@ function projectIds(o: Opts): number[] {
   return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
 }
 
-const MARK: Record<string, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };
-
 function render(e: Evaluation): string {
-  const lines = [`Project ${e.projectId}: ${e.verdict === "pass" ? "PASS" : "FAIL"}`];
+  const lines = [`Project ${e.projectId}: ${verdictSentence(e)}`];
   for (const f of e.findings) {
-    const unset = f.status === "skip" && f.level !== "disabled";
-    const mark = unset
-      ? "-"
-      : f.status === "fail" && f.level !== "mandatory"
-        ? "WARN"
-        : (MARK[f.status] ?? f.status);
+    const unset = f.status === "not-configured";
     // the library names its fields (set minBalance); here the flags are what the user sets
     const message = unset
       ? `not configured; set ${FLAG_OF[THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]] ?? "its threshold"} to check it`
       : f.message;
-    lines.push(`  ${mark.padEnd(5)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
+    lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
   }
   return lines.join("\n");
 }
@@ -154,16 +159,26 @@ export function targetsFrom(o: Opts): { projectId: number; config: BudgetConfig 
   });
 }
 
-/** annotations are GitHub Actions' workflow commands for failed rules: errors for mandatory, warnings for advisory. */
+/**
+ * annotations are GitHub Actions' workflow commands: an error for a failed mandatory rule, a warning for a
+ * failed advisory one, and an error for a project with no verdict (nothing mandatory was judged).
+ */
 function annotations(e: Evaluation): string {
   const encode = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  return e.findings
-    .filter((f) => f.status === "fail")
-    .map(
-      (f) =>
-        `::${f.level === "mandatory" ? "error" : "warning"} title=costgate ${f.rule} (project ${e.projectId})::${encode(f.message)}\n`,
-    )
-    .join("");
+  const none =
+    e.verdict === "none"
+      ? `::error title=costgate (project ${e.projectId})::${encode(`${VERDICT_WORD.none}: ${noVerdictReason(e)}`)}\n`
+      : "";
+  return (
+    none +
+    e.findings
+      .filter((f) => f.status === "fail")
+      .map(
+        (f) =>
+          `::${f.level === "mandatory" ? "error" : "warning"} title=costgate ${f.rule} (project ${e.projectId})::${encode(f.message)}\n`,
+      )
+      .join("")
+  );
 }
 
 /** summaryMarkdown is the check as Markdown for GITHUB_STEP_SUMMARY: one table per project. */
@@ -177,13 +192,11 @@ function summaryMarkdown(results: { projectId: number; evaluation?: Evaluation; 
     }
     const e = r.evaluation;
     out.push(
-      `### ${e.verdict === "pass" ? "✅" : "❌"} costgate check: project ${e.projectId} — ${e.verdict.toUpperCase()}`,
+      `### ${VERDICT_ICON[e.verdict]} costgate check: project ${e.projectId} — ${cell(verdictSentence(e))}`,
       "",
       "| Rule | Level | Result | Message |",
       "| --- | --- | --- | --- |",
-      ...e.findings.map(
-        (f) => `| \`${f.rule}\` | ${f.level} | ${f.status.toUpperCase()} | ${cell(f.message)} |`,
-      ),
+      ...e.findings.map((f) => `| \`${f.rule}\` | ${f.level} | ${statusWord(f)} | ${cell(f.message)} |`),
       "",
     );
   }
@@ -239,7 +252,9 @@ export async function checkCommand(o: Opts): Promise<number> {
   );
   const failed = results.some((r) => r.evaluation?.verdict === "fail");
   const unreachable = results.some((r) => r.error !== undefined);
-  const verdict = failed ? "fail" : unreachable ? "unknown" : "pass";
+  // a project with nothing judged has no verdict, and then the run has none either: never a PASS
+  const unjudged = results.some((r) => r.evaluation?.verdict === "none");
+  const verdict = failed ? "fail" : unreachable ? "unknown" : unjudged ? "none" : "pass";
   if (o["json"]) {
     process.stdout.write(
       `${JSON.stringify({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, null, 2)}\n`,
@@ -254,5 +269,9 @@ export async function checkCommand(o: Opts): Promise<number> {
     for (const r of results) if (r.evaluation) process.stdout.write(annotations(r.evaluation));
   }
   if (summary) appendSummary(summary, summaryMarkdown(results));
-  return failed ? EXIT.violation : unreachable ? EXIT.api : EXIT.ok;
+  for (const r of results) {
+    if (r.evaluation?.verdict === "none")
+      process.stderr.write(`costgate: project ${r.projectId}: ${verdictSentence(r.evaluation)}\n`);
+  }
+  return failed ? EXIT.violation : unreachable ? EXIT.api : unjudged ? EXIT.usage : EXIT.ok;
 }

@@ -19,6 +19,7 @@ import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
 import { money } from "../format";
 import { cell } from "../report/markdown";
+import { statusWord } from "../report/words";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { budgetConfigFrom } from "./check";
@@ -195,7 +196,9 @@ export async function costCommand(o: Opts): Promise<number> {
     };
     for (const f of afterE.findings) {
       const gated: string[] = configuredGates(target.config);
-      if (f.level === "disabled" || f.status === "skip" || !gated.includes(f.rule)) continue;
+      // only a judged rule is a gate: one that could not be judged neither passes nor fails the change
+      if (f.level === "disabled" || (f.status !== "pass" && f.status !== "fail") || !gated.includes(f.rule))
+        continue;
       result.gates.push({
         gate: f.rule,
         level: f.level === "mandatory" ? "mandatory" : "advisory",
@@ -300,9 +303,7 @@ export function costText(r: CostResult): string {
   if (r.gates.length) {
     lines.push("");
     for (const g of r.gates)
-      lines.push(
-        `  ${(g.status === "fail" ? (g.level === "mandatory" ? "FAIL" : "WARN") : "PASS").padEnd(5)}${g.gate.padEnd(22)}${cleanText(g.message)}`,
-      );
+      lines.push(`  ${statusWord(g).padEnd(5)}${g.gate.padEnd(22)}${cleanText(g.message)}`);
   }
   lines.push("", verdictLine(r));
   return `${lines.join("\n")}\n`;
@@ -348,9 +349,7 @@ export function costMarkdown(r: CostResult): string {
     out.push(
       "| Gate | Level | Result | Message |",
       "| --- | --- | --- | --- |",
-      ...r.gates.map(
-        (g) => `| \`${g.gate}\` | ${g.level} | ${g.status.toUpperCase()} | ${cell(g.message)} |`,
-      ),
+      ...r.gates.map((g) => `| \`${g.gate}\` | ${g.level} | ${statusWord(g)} | ${cell(g.message)} |`),
       "",
     );
   if (same.length)

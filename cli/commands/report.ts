@@ -14,6 +14,7 @@ import { budgetFromFlags, formatFromFlags, htmlPathFromFlags, periodFromFlags } 
 import { renderMarkdown } from "../report/markdown";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
+import { verdictSentence } from "../report/words";
 import { appendSummary } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { requireGate } from "./check";
@@ -22,8 +23,8 @@ type Opts = Record<string, string | boolean | undefined>;
 
 /**
  * reportCommand checks every flag, then reads the balance and the charges and writes the report.
- * It exits 0 whatever the verdict, unless --gate asks for check's exit codes. Without a threshold the
- * report says it has no verdict (never PASS).
+ * It exits 0 whatever the verdict, unless --gate asks for check's exit codes (1 a mandatory rule failed,
+ * 2 no verdict). With no mandatory rule judged the report says NO VERDICT (never PASS).
  */
 export async function reportCommand(o: Opts): Promise<number> {
   const clock = new Date();
@@ -84,5 +85,8 @@ export async function reportCommand(o: Opts): Promise<number> {
     out: (s) => process.stdout.write(s),
   });
   if (typeof o["summary"] === "string") appendSummary(o["summary"], renderMarkdown(report));
-  return o["gate"] && report.evaluation.verdict === "fail" ? EXIT.violation : EXIT.ok;
+  if (!o["gate"]) return EXIT.ok;
+  const verdict = report.evaluation.verdict;
+  if (verdict === "none") process.stderr.write(`costgate: ${verdictSentence(report.evaluation)}\n`);
+  return verdict === "fail" ? EXIT.violation : verdict === "none" ? EXIT.usage : EXIT.ok;
 }

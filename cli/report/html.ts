@@ -2,11 +2,12 @@
  * The HTML report: one self-contained file — inline CSS and SVG, no script, no font, no image, and a
  * Content-Security-Policy that lets the page load nothing else. It prints on A4.
  */
+import type { Finding } from "../../provider/budget/types";
 import { money } from "../format";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
-import { budgetMeterSvg, spendChartSvg } from "./svg";
-import { dataNotes, dayLabel, gated, summarize } from "./words";
+import { budgetMeterSvg, partialDayOf, spendChartSvg } from "./svg";
+import { dataNotes, dayLabel, statusWord, summarize } from "./words";
 
 const CSS = `
 :root { --ink: #1d2433; --muted: #5b6478; --line: #d9dee8; --bg: #f6f7fb; --card: #fff;
@@ -37,6 +38,11 @@ svg.chart { display: block; width: 100%; height: auto; font-size: 12px; }
 svg .tick line { stroke: var(--line); } svg .tick text, svg .xtick text { fill: var(--muted); }
 svg .xtick line, svg .axis { stroke: #9aa3b5; }
 svg .bar { fill: var(--bar); } svg .bar.over { fill: var(--over); }
+svg .bar.partial { fill: url(#partial); stroke: var(--bar); stroke-dasharray: 3 2; stroke-width: 1; }
+svg .partial-bg { fill: #dbe7f4; } svg .partial-line { stroke: var(--bar); stroke-width: 2; }
+svg .partial-label { fill: var(--muted); font-size: 11px; font-style: italic; }
+svg .judged-mark { stroke: var(--ink); stroke-width: 2; }
+.legend .k-partial { background: repeating-linear-gradient(-45deg, #dbe7f4 0 3px, var(--bar) 3px 5px); border: 1px dashed var(--bar); }
 svg .forecast { fill: url(#hatch); stroke: var(--bar); stroke-dasharray: 2 2; stroke-width: 0.8; }
 svg .hatch-bg { fill: #fff; } svg .hatch-line { stroke: #9dbbe0; stroke-width: 3; }
 svg .allowance { fill: none; stroke: var(--allow); stroke-width: 2; stroke-dasharray: 6 4; }
@@ -55,8 +61,9 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 13px; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 .status { font-weight: 700; white-space: nowrap; }
-.status.pass { color: var(--pass); } .status.fail { color: var(--fail); } .status.skip { color: var(--skip); }
-tr.skip td { color: var(--skip); }
+.status.pass { color: var(--pass); } .status.fail { color: var(--fail); } .status.warn { color: var(--allow); }
+.status.skip, .status.not-judged, .status.not-configured { color: var(--skip); }
+tr.skip td, tr.not-judged td, tr.not-configured td { color: var(--skip); }
 table.findings code { white-space: nowrap; }
 table.data { font-size: 13px; }
 table.data td.over { color: var(--over); font-weight: 600; }
@@ -80,8 +87,9 @@ footer { color: var(--muted); font-size: 12px; text-align: center; }
 /** The stylesheet is this module's own constant text, not data: it goes in as is. */
 const STYLE = new SafeHtml(CSS);
 
-function statusCell(status: string): SafeHtml {
-  return html`<span class="status ${status}">${status.toUpperCase()}</span>`;
+function statusCell(f: Pick<Finding, "status" | "level">): SafeHtml {
+  const tint = f.status === "fail" && f.level !== "mandatory" ? "warn" : f.status;
+  return html`<span class="status ${tint}">${statusWord(f)}</span>`;
 }
 
 /**
@@ -141,7 +149,7 @@ export function renderHtml(r: Report): string {
 
   const findings = r.evaluation.findings.map(
     (x) =>
-      html`<tr class="${x.status}"><td>${statusCell(x.status)}</td><td><code>${x.rule}</code></td><td>${x.level}</td><td>${x.message}</td></tr>`,
+      html`<tr class="${x.status}"><td>${statusCell(x)}</td><td><code>${x.rule}</code></td><td>${x.level}</td><td>${x.message}</td></tr>`,
   );
 
   const rows = r.days.map((d) => {
@@ -151,6 +159,7 @@ export function renderHtml(r: Report): string {
 
   const legend = html`<ul class="legend">
 <li><i class="k-bar"></i>spend per day</li>
+${partialDayOf(r) ? html`<li><i class="k-partial"></i>today, so far (its charges are not all in)</li>` : ""}
 ${budget !== undefined ? html`<li><i class="k-over"></i>above the allowance</li><li><i class="k-allowance"></i>allowance: ${s.allowance}</li>` : ""}
 ${
   r.forecastDays.length === 0
@@ -174,7 +183,7 @@ ${
 <main>
 <header>
 <h1>${`Project ${r.projectId}`} <span class="product">(${r.product})</span></h1>
-<p class="verdict ${gated(r) ? r.evaluation.verdict : "none"}">${s.verdict}</p>
+<p class="verdict ${r.evaluation.verdict}">${s.verdict}</p>
 <p class="period">${s.period} · ${r.asOf ? "as at" : "made"} ${r.generatedAt.slice(0, 16).replace("T", " ")} UTC</p>
 </header>
 <div class="cards">${cards}</div>

@@ -2,13 +2,13 @@
  * The report as JSON, for scripts.
  */
 import type { Report } from "./model";
-import { gated } from "./words";
 
 /**
  * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance (null in a
  * replay), asOf, consumption: {total, dailyAverage, days, highestDay, trailing7DayAverage, refundDays, mergedDays, items},
- * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's `pass` or
- * `fail`, or `none` when no threshold is set (every mandatory rule skipped: nothing was judged).
+ * forecast, forecastDays: [{day, p50, p80, p90}], config, evaluation, verdict}`. An infinite runway is `null`. `verdict` is the evaluation's verdict,
+ * the same as `evaluation.verdict`: `pass`, `fail`, or `none` when no mandatory rule was judged (no
+ * threshold, every mandatory rule disabled, or none could be judged).
  */
 export function reportJson(r: Report) {
   const c = r.consumption;
@@ -31,14 +31,35 @@ export function reportJson(r: Report) {
       mergedDays: c.mergedDays ?? [],
       items: c.items,
     },
-    forecast: r.forecast,
+    forecast: forecastJson(r),
     // the forecast model's month day by day after the last day shown: median and 80 % / 90 % bounds
     forecastDays: r.forecastDays.map((d) => ({ day: d.day, p50: d.amount, p80: d.p80, p90: d.p90 })),
     allowanceToday: r.allowanceToday,
     config: r.config,
     evaluation: r.evaluation,
-    verdict: gated(r) ? r.evaluation.verdict : "none",
+    verdict: r.evaluation.verdict,
     currency: r.currency,
+  };
+}
+
+/**
+ * forecastJson is the month's forecast as the other renderings and the gate have it: `forecast` is the
+ * month-end figure the gates judge (`evaluation.figures.forecastMonthEnd`: the model's `quantile`, or the
+ * trailing mean with `forecastMethod: trailing-mean`), `null` when the model has no forecast yet (under 3
+ * days of charges, as the terminal says "none yet"); `method` and `quantile` name how it was made. The
+ * trailing mean's own month end stays apart as `trailingMeanForecast`.
+ */
+export function forecastJson(r: Report) {
+  const f = r.evaluation.figures;
+  const byModel = r.config.forecastMethod === "model";
+  const modelled = byModel && f.forecast.monthEnd !== null;
+  return {
+    ...r.forecast,
+    forecast: !byModel || modelled ? f.forecastMonthEnd : null,
+    method: byModel ? f.forecast.method : "trailing-mean",
+    quantile: modelled ? r.config.quantile : null,
+    confidence: byModel ? f.forecast.confidence : null,
+    trailingMeanForecast: r.forecast.forecast,
   };
 }
 

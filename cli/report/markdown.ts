@@ -3,17 +3,25 @@
  * days folded away.
  */
 import escapeHtml from "escape-html";
+import type { Finding } from "../../provider/budget/types";
 import { cleanText } from "../../provider/text";
 import { money } from "../format";
 import type { Report } from "./model";
-import { dataNotes, dayLabel, gated, statusWord, summarize } from "./words";
+import { dataNotes, dayLabel, statusWord, summarize } from "./words";
 
 /** cell makes text safe in a table cell: no HTML, no pipe, no line break, no control character. */
 export function cell(text: string): string {
   return escapeHtml(cleanText(text)).replace(/\|/g, "\\|");
 }
 
-const ICON = { pass: "✅", fail: "❌", skip: "⏭️" } as const;
+/** ICON is a finding's outcome as an icon, beside its word: ⚠️ for a failed advisory rule (WARN). */
+export function findingIcon(f: Pick<Finding, "status" | "level">): string {
+  if (f.status === "fail") return f.level === "mandatory" ? "❌" : "⚠️";
+  return { pass: "✅", skip: "⏭️", "not-judged": "❔", "not-configured": "➖" }[f.status];
+}
+
+/** VERDICT_ICON is a verdict as an icon: ➖ for NO VERDICT. */
+export const VERDICT_ICON = { pass: "✅", fail: "❌", none: "➖" } as const;
 
 /**
  * renderMarkdown writes a heading with the verdict, a table of the figures, a table of the rules and,
@@ -25,7 +33,7 @@ export function renderMarkdown(r: Report): string {
   const s = summarize(r);
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
-  const verdict = !gated(r) ? "➖" : r.evaluation.verdict === "pass" ? "✅" : "❌";
+  const verdict = VERDICT_ICON[r.evaluation.verdict];
   const lines = [
     `### ${verdict} costgate: ${cell(s.title)} — ${cell(s.verdict)}`,
     "",
@@ -47,7 +55,7 @@ export function renderMarkdown(r: Report): string {
     "| Result | Rule | Level | Finding |",
     "| --- | --- | --- | --- |",
     ...r.evaluation.findings.map(
-      (x) => `| ${ICON[x.status]} ${statusWord(x)} | \`${x.rule}\` | ${x.level} | ${cell(x.message)} |`,
+      (x) => `| ${findingIcon(x)} ${statusWord(x)} | \`${x.rule}\` | ${x.level} | ${cell(x.message)} |`,
     ),
     "",
     `<details><summary>Charges per day (${r.days.length} days)</summary>`,

@@ -10,10 +10,20 @@
  * would have to load through a dynamic import that TypeScript rewrites to require(). Two scales,
  * "nice" ticks and rectangles are a few lines; nothing here parses, lays out text or animates.
  */
+import type { Quantile } from "../../provider/budget/config";
+import type { QuantileFigures } from "../../provider/budget/types";
 import { money } from "../format";
 import { html, type SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { axisNumber, dayLabel } from "./words";
+
+/** quantileLabel names the median, p80 and p90 under the month bar, the one the gate judges said so. */
+function quantileLabel(q: QuantileFigures, judged: Quantile): string {
+  const names: Record<Quantile, string> = { p50: "median", p80: "p80", p90: "p90" };
+  return (["p50", "p80", "p90"] as const)
+    .map((k) => `${names[k]} ${money(q[k])}${k === judged ? " (judged)" : ""}`)
+    .join(" · ");
+}
 
 /** niceStep rounds a raw tick step up to 1, 2 or 5 times a power of ten. */
 export function niceStep(raw: number): number {
@@ -36,8 +46,9 @@ const f1 = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * spendChartSvg draws one bar per day of the period (`rect.bar[data-day]`), bars above the day's
- * allowance marked `over`, the forecast days to the month's end (`rect.forecast`), the allowance as a
- * step line (`path.allowance`) and today.
+ * allowance marked `over`, today's partial day marked `partial` and labelled "today, so far" (its charges
+ * are not all in, so a short bar is not a drop), the forecast days to the month's end (`rect.forecast`),
+ * the allowance as a step line (`path.allowance`) and today.
  */
 export function spendChartSvg(r: Report): SafeHtml {
   const W = 960;
@@ -69,15 +80,20 @@ export function spendChartSvg(r: Report): SafeHtml {
 <text x="${m.left - 8}" y="${f1(y(t) + 4)}" text-anchor="end">${axisNumber(t, yMax)}</text></g>`,
   );
 
+  const partialDay = partialDayOf(r);
   const bars = all.map((d, i) => {
     const h = (d.amount / yMax) * ph;
     const over = d.allowance !== null && d.amount > d.allowance;
-    const cls = d.kind === "forecast" ? "forecast" : over ? "bar over" : "bar";
+    const partial = d.kind === "bar" && d.day === partialDay;
+    const cls = d.kind === "forecast" ? "forecast" : `bar${over ? " over" : ""}${partial ? " partial" : ""}`;
     const tip =
       d.kind === "forecast"
         ? `${dayLabel(d.day, true)}: forecast ${money(d.amount)}`
-        : `${dayLabel(d.day, true)}: ${money(d.amount)}${d.allowance !== null ? ` (allowance ${money(d.allowance)})` : ""}`;
-    return html`<rect class="${cls}" data-day="${d.day}" data-amount="${d.amount}" x="${f1(x(i) + gap)}" y="${f1(y(d.amount))}" width="${f1(barW)}" height="${f1(h)}"><title>${tip}</title></rect>`;
+        : `${dayLabel(d.day, true)}${partial ? " (today, so far)" : ""}: ${money(d.amount)}${d.allowance !== null ? ` (allowance ${money(d.allowance)})` : ""}`;
+    const rect = html`<rect class="${cls}" data-day="${d.day}" data-amount="${d.amount}" x="${f1(x(i) + gap)}" y="${f1(y(d.amount))}" width="${f1(barW)}" height="${f1(h)}"><title>${tip}</title></rect>`;
+    if (!partial) return rect;
+    return html`${rect}
+<text class="partial-label" x="${f1(x(i) + gap + barW)}" y="${f1(Math.max(m.top + 22, y(d.amount) - 6))}" text-anchor="end">today, so far</text>`;
   });
 
   // The allowance is a step line: each month's budget over its own number of days.
@@ -143,7 +159,8 @@ export function spendChartSvg(r: Report): SafeHtml {
     r.allowanceToday !== null ? `, with the budget allowance of ${money(r.allowanceToday)} per day` : ""
   }${r.forecastDays.length ? ` and the forecast to ${r.forecast.monthEnd}` : ""}${ahead.length ? " (median per day, shaded from its 80 % to its 90 % bound)" : ""}.`;
   return html`<svg class="chart spend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
-<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern></defs>
+<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern>
+<pattern id="partial" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="5" class="partial-bg"/><line x1="0" y1="0" x2="0" y2="5" class="partial-line"/></pattern></defs>
 <g class="grid">${grid}</g>
 <g class="bars">${bars}</g>
 ${bandShape}
@@ -152,6 +169,16 @@ ${today}
 <line class="axis" x1="${m.left}" x2="${m.left + pw}" y1="${m.top + ph}" y2="${m.top + ph}"/>
 <g class="xaxis">${xLabels}</g>
 </svg>`;
+}
+
+/**
+ * partialDayOf is the day of a report whose charges are not all in: today, in a live report that shows
+ * it; none in a replay (its last day is whole).
+ * @internal
+ */
+export function partialDayOf(r: Report): string | null {
+  const today = r.generatedAt.slice(0, 10);
+  return !r.asOf && r.to === today ? today : null;
 }
 
 /**
@@ -178,6 +205,11 @@ export function budgetMeterSvg(r: Report): SafeHtml {
   const label = `This month: ${money(f.monthToDate)} spent, ${money(median)} forecast by ${r.forecast.monthEnd}${
     q ? ` (80 % likely at most ${money(q.p80)}, 90 % at most ${money(q.p90)})` : ""
   }${budget !== undefined ? `, budget ${money(budget)}` : ""}.`;
+  // the quantile the gate judges, marked on the bar and named in its label
+  const judged = r.config.quantile;
+  const judgedMark = q
+    ? html`<line class="judged-mark" x1="${f1(x(q[judged]))}" x2="${f1(x(q[judged]))}" y1="${barY - 4}" y2="${barY + barH + 4}"><title>${`${judged}, the forecast the gate judges: ${money(q[judged])}`}</title></line>`
+    : "";
   const bandRect = q
     ? html`<rect class="forecast-band" x="${f1(x(q.p80))}" y="${barY}" width="${f1(Math.max(1, x(q.p90) - x(q.p80)))}" height="${barH}"><title>${`80 % likely at most ${money(q.p80)}, 90 % at most ${money(q.p90)}`}</title></rect>`
     : "";
@@ -188,6 +220,7 @@ ${bandRect}
 <rect class="mtd" x="${m.left}" y="${barY}" width="${f1(x(f.monthToDate) - m.left)}" height="${barH}" rx="3"/>
 ${budgetMark}
 <text class="meter-label" x="${m.left}" y="${barY + barH + 20}">spent ${money(f.monthToDate)}</text>
-<text class="meter-label" x="${f1(x(q?.p90 ?? median))}" y="${barY + barH + 20}" text-anchor="end">${q ? `median ${money(q.p50)} · p90 ${money(q.p90)}` : `forecast ${money(median)}`}</text>
+${judgedMark}
+<text class="meter-label" x="${f1(x(q?.p90 ?? median))}" y="${barY + barH + 20}" text-anchor="end">${q ? quantileLabel(q, judged) : `forecast ${money(median)}`}</text>
 </svg>`;
 }

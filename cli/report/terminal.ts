@@ -12,7 +12,7 @@ import {
   balanceText,
   dataNotes,
   dayLabel,
-  gated,
+  judged,
   monthLabel,
   statusWord,
   summarize,
@@ -228,12 +228,24 @@ export function visibleLength(s: string): number {
   return s.replace(/\x1b\[[0-9;]*m/g, "").length;
 }
 
+/** A joiner that stands in for the space of "90 %" while wrapping: not whitespace, as wide as a space. */
+const JOIN = "\u2060";
+
+/**
+ * boxWrap breaks text into lines of at most `width` columns, never between a number and its "%"
+ * ("90 %" stays on one line).
+ * @internal
+ */
+export function boxWrap(text: string, width: number): string[] {
+  return new Help()
+    .boxWrap(text.replace(/(\d) %/g, `$1${JOIN}%`), width)
+    .split("\n")
+    .map((l) => l.replaceAll(JOIN, " "));
+}
+
 /** wrap breaks a sentence into lines of at most `width` columns, each indented by `indent`. */
 function wrap(text: string, indent: number, width: number): string[] {
-  return new Help()
-    .boxWrap(text, width - indent)
-    .split("\n")
-    .map((l) => `${" ".repeat(indent)}${l}`);
+  return boxWrap(text, width - indent).map((l) => `${" ".repeat(indent)}${l}`);
 }
 
 function findingLines(f: Finding, c: Colors, width: number): string[] {
@@ -247,7 +259,7 @@ function findingLines(f: Finding, c: Colors, width: number): string[] {
           : c.yellow
         : c.dim;
   const head = `  ${tint(word.padEnd(5))} ${c.bold(f.rule.padEnd(16))} ${c.dim(f.level)}`;
-  return [head, ...wrap(f.message, 8, width).map((l) => (f.status === "skip" ? c.dim(l) : l))];
+  return [head, ...wrap(f.message, 8, width).map((l) => (judged(f) ? l : c.dim(l)))];
 }
 
 /**
@@ -262,10 +274,10 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
   const s = summarize(r);
   const label = (t: string) => c.bold(t.padEnd(12));
   const row = (name: string, text: string) => {
-    const [first, ...rest] = new Help().boxWrap(text, width - 12).split("\n");
+    const [first, ...rest] = boxWrap(text, width - 12);
     return [`${label(name)}${first ?? ""}`, ...rest.map((l) => `${" ".repeat(12)}${l}`)];
   };
-  const verdictTint = !gated(r) ? c.yellow : r.evaluation.verdict === "pass" ? c.green : c.red;
+  const verdictTint = { pass: c.green, fail: c.red, none: c.yellow }[r.evaluation.verdict];
   const out: string[] = [
     c.bold(`costgate report · ${s.title}`),
     ...wrap(

@@ -4,8 +4,8 @@
  */
 import { addDays } from "../../provider/billing/periods";
 import type { ProjectConsumption } from "../../provider/billing/results";
-import { configuredGates } from "../../provider/budget/config";
-import type { Finding } from "../../provider/budget/types";
+import type { Evaluation, Finding, Status, Verdict } from "../../provider/budget/types";
+import { noVerdictReason } from "../../provider/budget/verdict";
 import { plural } from "../../provider/words";
 import { money } from "../format";
 import type { Report } from "./model";
@@ -46,10 +46,10 @@ export function monthName(day: string): string {
   );
 }
 
-/** percent writes a share as a whole percentage: `62%`. */
+/** percent writes a share as a whole percentage, in the style of every other percentage costgate writes ("80 % likely"): `62 %`. */
 export function percent(part: number, whole: number): string {
   if (whole <= 0) return "–";
-  return `${Math.round((part / whole) * 100)}%`;
+  return `${Math.round((part / whole) * 100)} %`;
 }
 
 /** axisNumber writes a chart label: whole numbers with separators, decimals only for small scales. */
@@ -146,11 +146,33 @@ function forecastText(r: Report): string {
 }
 
 /**
- * gated tells whether the report's configuration sets any threshold: without one every mandatory rule
- * is skipped, and the report gives no verdict rather than a PASS that means nothing.
+ * gated tells whether the report has a verdict: at least one mandatory rule was judged. Without one
+ * (no threshold, every mandatory rule disabled or not judged) the report says NO VERDICT, never PASS.
  */
 export function gated(r: Report): boolean {
-  return configuredGates(r.config).length > 0;
+  return r.evaluation.verdict !== "none";
+}
+
+/** VERDICT_WORD is a verdict in capitals, the same in every output: PASS, FAIL, NO VERDICT. */
+export const VERDICT_WORD: Readonly<Record<Verdict, string>> = {
+  pass: "PASS",
+  fail: "FAIL",
+  none: "NO VERDICT",
+};
+
+/**
+ * verdictSentence is an evaluation's verdict with its reason, the same in the terminal, HTML, Markdown,
+ * `costgate check` and the step summary: "PASS: every configured rule passed", "FAIL: 1 mandatory rule
+ * failed", "NO VERDICT: no budget threshold is set".
+ */
+export function verdictSentence(e: Pick<Evaluation, "findings" | "verdict">): string {
+  const failed = e.findings.filter((x) => x.status === "fail");
+  const mandatoryFailed = failed.filter((x) => x.level === "mandatory").length;
+  if (e.verdict === "none") return `NO VERDICT: ${noVerdictReason(e)}`;
+  if (e.verdict === "fail") return `FAIL: ${plural(mandatoryFailed, "mandatory rule")} failed`;
+  return failed.length > 0
+    ? `PASS: no mandatory rule failed (${failed.length} advisory)`
+    : "PASS: every configured rule passed";
 }
 
 /** summarize words the headline figures of a report. */
@@ -158,15 +180,7 @@ export function summarize(r: Report): Summary {
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
   const month = monthName(r.forecast.today);
-  const failed = r.evaluation.findings.filter((x) => x.status === "fail");
-  const mandatoryFailed = failed.filter((x) => x.level === "mandatory").length;
-  const verdict = !gated(r)
-    ? "NO VERDICT: no budget threshold is set"
-    : r.evaluation.verdict === "pass"
-      ? failed.length > 0
-        ? `PASS: no mandatory rule failed (${failed.length} advisory)`
-        : "PASS: every configured rule passed"
-      : `FAIL: ${mandatoryFailed} mandatory rule${mandatoryFailed === 1 ? "" : "s"} failed`;
+  const verdict = verdictSentence(r.evaluation);
   return {
     title: `Project ${r.projectId} (${r.product})`,
     period: `${r.from} to ${r.to} (${r.days.length} day${r.days.length === 1 ? "" : "s"})${r.currency ? `, amounts in ${r.currency}` : ""}${
@@ -187,9 +201,26 @@ export function summarize(r: Report): Summary {
   };
 }
 
-/** statusWord is a finding's status in capitals: PASS, FAIL, SKIP. */
-export function statusWord(f: Pick<Finding, "status">): string {
-  return f.status.toUpperCase();
+/**
+ * STATUS_WORD is a finding's status in capitals, the same in every output. A failed advisory rule reads
+ * WARN (see {@link statusWord}); SKIP is only for a rule disabled on purpose.
+ */
+export const STATUS_WORD: Readonly<Record<Status, string>> = {
+  pass: "PASS",
+  fail: "FAIL",
+  skip: "SKIP",
+  "not-judged": "NOT JUDGED",
+  "not-configured": "NOT SET",
+};
+
+/** statusWord is a finding's outcome in capitals: PASS, WARN (an advisory failure), FAIL, NOT JUDGED, NOT SET, SKIP. */
+export function statusWord(f: Pick<Finding, "status" | "level">): string {
+  return f.status === "fail" && f.level !== "mandatory" ? "WARN" : STATUS_WORD[f.status];
+}
+
+/** judged tells whether a finding was judged: passed, warned or failed. */
+export function judged(f: Pick<Finding, "status">): boolean {
+  return f.status === "pass" || f.status === "fail";
 }
 
 /**

@@ -152,6 +152,13 @@ function validateRule(rule: RuleName, priced: boolean) {
           ? evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config, extra))
           : before;
       const finding = findingOf(after, rule);
+      if (finding?.status === "not-judged") {
+        // configured but not judged (too little data): not a silent pass
+        report(
+          `${finding.message} The policy reports it rather than pass a deployment it did not judge; set this policy's enforcementLevel to "disabled" to turn it off.`,
+        );
+        continue;
+      }
       if (finding?.status !== "fail") continue;
       let message = finding.message;
       if (cost && (extra !== 0 || cost.unpriced.length)) {

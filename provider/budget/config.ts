@@ -52,6 +52,21 @@ export function configuredGates(config: BudgetConfig): (keyof typeof THRESHOLD_O
   );
 }
 
+/**
+ * mandatoryGates lists the rules that can give a verdict: level `mandatory` (as configured or by
+ * default) and configured — a threshold rule with its threshold set, daily-spike always. Empty means
+ * nothing can make the verdict pass or fail: the verdict would be `none` whatever the project spends.
+ *
+ * @example mandatoryGates({ minBalance: 5000, levels: { "min-balance": "advisory" } }); // []
+ */
+export function mandatoryGates(config: BudgetConfig): RuleName[] {
+  return RULE_NAMES.filter(
+    (rule) =>
+      (config.levels?.[rule] ?? DEFAULT_LEVELS[rule]) === "mandatory" &&
+      (rule === "daily-spike" || config[THRESHOLD_OF[rule]] !== undefined),
+  );
+}
+
 /** A forecast quantile: half, 80 % or 90 % of outcomes at or under it. */
 export type Quantile = "p50" | "p80" | "p90";
 /** DEFAULT_QUANTILE is the quantile the forecast gates judge unless told: p80, as AWS Budgets' interval. */
@@ -113,7 +128,7 @@ export function budgetConfigSchema() {
 
 /**
  * BudgetConfig is what callers write; every field is optional. A rule whose threshold is not set is
- * skipped.
+ * `not-configured` (not judged); with no mandatory rule judged the verdict is `none`, never `pass`.
  *
  * - `minBalance` (≥ 0) — min-balance: the balance must be at or above it.
  * - `includeBonuses` (default `false`) — min-balance and min-runway-days count the bonuses as money.

@@ -50,8 +50,8 @@ export function median(values: readonly Big[]): Big {
 /**
  * dailySpikeRule fails when the last full UTC day (yesterday) cost more than `spikeFactor` (default 2)
  * times the median of the `spikeWindowDays` (default 14) days before it, missing days counted as 0 and
- * days before the first day of data left out. It is skipped with fewer than 3 such days. Advisory by
- * default.
+ * days before the first day of data left out. It is not judged (`not-judged`, saying why) with fewer
+ * than 3 such days. Advisory by default.
  */
 export const dailySpikeRule: BudgetRule = {
   name: "daily-spike",
@@ -66,8 +66,8 @@ export const dailySpikeRule: BudgetRule = {
     if (w.prior.length < MIN_SPIKE_DAYS) {
       const had = w.prior.length === 1 ? "1 day" : `${w.prior.length} days`;
       return {
-        status: "skip",
-        message: `${who} has ${had} of charges before ${day}; the daily-spike rule needs at least ${MIN_SPIKE_DAYS}.`,
+        status: "not-judged",
+        message: `The daily-spike rule is not judged for project ${input.projectId}: it has ${had} of charges before ${day} and needs at least ${MIN_SPIKE_DAYS}.`,
         figures: {
           day,
           amount,

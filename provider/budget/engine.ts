@@ -17,6 +17,7 @@ import { availableOf, runwayOf } from "./runway";
 import type { Series } from "./series";
 import { amountOn, checkInput, toSeries } from "./series";
 import type { BudgetInput, Evaluation, Finding, ForecastFigures, QuantileFigures } from "./types";
+import { verdictOf } from "./verdict";
 
 /** budgetRules lists every budget rule, in the order `evaluate` runs them. */
 export const budgetRules: readonly BudgetRule[] = [
@@ -28,7 +29,8 @@ export const budgetRules: readonly BudgetRule[] = [
 
 /**
  * evaluate runs every budget rule over one project's balance and consumption and returns one finding per
- * rule, the figures behind them and the verdict: `fail` if and only if a `mandatory` finding failed.
+ * rule, the figures behind them and the verdict ({@link verdictOf}): `fail` if and only if a `mandatory`
+ * finding failed, `pass` only when a `mandatory` rule was judged, else `none`.
  * Nothing is thrown for a failed rule; a bad input or configuration throws a `ConfigError` naming the
  * field. The result is plain JSON (an infinite runway is `null`).
  *
@@ -113,7 +115,7 @@ export function evaluateWithPath(
       lastFullDayAmount: cents(amountOn(series, lastFullDay)),
       forecast: modelFigures,
     },
-    verdict: findings.some((f) => f.level === "mandatory" && f.status === "fail") ? "fail" : "pass",
+    verdict: verdictOf(findings),
   };
   return { evaluation, path: pathOf(model, series, forecast, cfg.extraDailyCost, opts.fromToday) };
 }

@@ -8,6 +8,7 @@ export {
   DEFAULT_SPIKE_FACTOR,
   DEFAULT_SPIKE_WINDOW_DAYS,
   DEFAULT_TRAILING_DAYS,
+  mandatoryGates,
   parseBudgetConfig,
   type Quantile,
   type ResolvedBudgetConfig,
@@ -25,3 +26,4 @@ export { monthlyBudgetRule } from "./monthly-budget";
 export type { BudgetRule } from "./rule";
 export { type Runway, runwayDays } from "./runway";
 export type * from "./types";
+export { noVerdictReason, verdictOf } from "./verdict";

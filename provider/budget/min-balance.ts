@@ -8,7 +8,7 @@ import { availableOf } from "./runway";
 
 /**
  * minBalanceRule passes when the balance — plus bonuses with `includeBonuses` — is at or above
- * `minBalance`; it is skipped when `minBalance` is not set. Mandatory by default.
+ * `minBalance`; it is `not-configured` when `minBalance` is not set. Mandatory by default.
  */
 export const minBalanceRule: BudgetRule = {
   name: "min-balance",

@@ -9,7 +9,7 @@ import type { Status } from "./types";
  * minRunwayDaysRule passes when the runway at the forecast model's `quantile` (default p80: the balance is
  * 80 % likely to last at least that long) is at least `minRunwayDays`, or infinite (no spend). Under 3
  * days of charges the trailing rate is used, and said. A balance of 0 or less always fails, whatever the
- * threshold. It is skipped when `minRunwayDays` is not set. Mandatory by default.
+ * threshold. It is `not-configured` when `minRunwayDays` is not set. Mandatory by default.
  */
 export const minRunwayDaysRule: BudgetRule = {
   name: "min-runway-days",

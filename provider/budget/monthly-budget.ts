@@ -9,7 +9,7 @@ import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./ru
 /**
  * monthlyBudgetRule passes when the forecast model's month-end quantile (`quantile`, default p80) is at
  * most `monthlyBudget`, or with `forecast: false` — or under 3 days of charges, when there is no
- * forecast — when the month-to-date spend is. It is skipped when `monthlyBudget` is not set. Mandatory by
+ * forecast — when the month-to-date spend is. It is `not-configured` when `monthlyBudget` is not set. Mandatory by
  * default.
  */
 export const monthlyBudgetRule: BudgetRule = {

@@ -46,12 +46,13 @@ export interface BudgetRule {
 }
 
 /**
- * notConfigured is the `skip` outcome of a rule whose threshold is not set.
+ * notConfigured is the `not-configured` outcome of a rule whose threshold is not set (never a `skip`:
+ * that is only for a rule disabled on purpose).
  * @internal
  */
 export function notConfigured(ctx: RuleContext, rule: RuleName, field: string): RuleOutcome {
   return {
-    status: "skip",
+    status: "not-configured",
     message: `The ${rule} rule is not configured for project ${ctx.input.projectId}: set ${field} to check it.`,
     figures: { [field]: null },
   };

@@ -34,15 +34,24 @@ export type RuleName = "min-balance" | "monthly-budget" | "min-runway-days" | "d
 
 /**
  * Level is how much a rule's failure matters: a failed `mandatory` rule fails the verdict, an
- * `advisory` one is only reported, a `disabled` one is not evaluated (its finding is a `skip`).
+ * `advisory` one is only reported (WARN), a `disabled` one is not evaluated (its finding is a `skip`).
  */
 export type Level = "mandatory" | "advisory" | "disabled";
 
 /**
- * Status is a rule's outcome: `skip` when the rule is disabled, not configured (no threshold) or has
- * too little data.
+ * Status is a rule's outcome. Judged: `pass` or `fail` (a failed advisory rule reads WARN). Not judged:
+ * `not-judged` when the rule is configured but cannot be judged (too little data, a replay that reads no
+ * balance; the message says why), `not-configured` when its threshold is not set, and `skip` only when
+ * the rule was disabled on purpose (level `disabled`).
  */
-export type Status = "pass" | "fail" | "skip";
+export type Status = "pass" | "fail" | "skip" | "not-judged" | "not-configured";
+
+/**
+ * Verdict is a project's overall outcome: `fail` when a `mandatory` rule failed, `pass` when at least
+ * one `mandatory` rule was judged and none failed, and `none` when no mandatory rule was judged (nothing
+ * configured, every mandatory rule disabled, or none could be judged): never a PASS that checked nothing.
+ */
+export type Verdict = "pass" | "fail" | "none";
 
 /**
  * FigureValue is one figure behind a finding. JSON-safe: an infinite runway is `null` next to a
@@ -116,9 +125,15 @@ export interface ForecastFigures {
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
 export interface Evaluation {
   projectId: number;
-  /** One finding per rule, in the order of `RULE_NAMES`, disabled rules included as `skip`. */
+  /**
+   * One finding per rule, in the order of `RULE_NAMES`: disabled rules included as `skip`, rules without
+   * a threshold as `not-configured`.
+   */
   findings: Finding[];
   figures: EvaluationFigures;
-  /** `fail` if and only if a `mandatory` finding has status `fail`. */
-  verdict: "pass" | "fail";
+  /**
+   * `fail` if and only if a `mandatory` finding has status `fail`; `pass` when a `mandatory` finding
+   * passed and none failed; `none` when no mandatory rule was judged ({@link verdictOf}).
+   */
+  verdict: Verdict;
 }

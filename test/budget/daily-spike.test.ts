@@ -79,15 +79,15 @@ describe("daily-spike", () => {
       "2 prior days is not",
       steady(4100, 2),
       {},
-      "skip",
-      "Project 4242 has 2 days of charges before 2026-11-21; the daily-spike rule needs at least 3.",
+      "not-judged",
+      "The daily-spike rule is not judged for project 4242: it has 2 days of charges before 2026-11-21 and needs at least 3.",
     ],
     [
       "no consumption yet",
       [],
       {},
-      "skip",
-      "Project 4242 has 0 days of charges before 2026-11-21; the daily-spike rule needs at least 3.",
+      "not-judged",
+      "The daily-spike rule is not judged for project 4242: it has 0 days of charges before 2026-11-21 and needs at least 3.",
     ],
   ];
 

@@ -51,7 +51,7 @@ describe("evaluate", () => {
     consumption: [...daily("2026-10-25", [...Array(26).fill(1000), 5000]), ...daily(TODAY, [300])],
   });
 
-  type Case = [string, BudgetInput, BudgetConfig, string[], "pass" | "fail"];
+  type Case = [string, BudgetInput, BudgetConfig, string[], "pass" | "fail" | "none"];
   const cases: Case[] = [
     [
       "a mandatory failure fails the verdict",
@@ -74,6 +74,35 @@ describe("evaluate", () => {
       [],
       "pass",
     ],
+    [
+      "only advisory rules judged: no verdict (an advisory rule cannot fail it, so it cannot pass it)",
+      happy(),
+      { minBalance: 1, levels: { "min-balance": "advisory" } },
+      [],
+      "none",
+    ],
+    [
+      "every rule disabled: no verdict",
+      happy(),
+      {
+        ...ALL,
+        levels: {
+          "min-balance": "disabled",
+          "monthly-budget": "disabled",
+          "min-runway-days": "disabled",
+          "daily-spike": "disabled",
+        },
+      },
+      [],
+      "none",
+    ],
+    [
+      "a mandatory daily-spike with too little data is not judged: no verdict",
+      happy({ consumption: daily("2026-11-19", [1000, 1000, 300]) }),
+      { levels: { "daily-spike": "mandatory" } },
+      [],
+      "none",
+    ],
     ["a spike is advisory by default", spiky, ALL, ["daily-spike:advisory"], "pass"],
     [
       "a mandatory spike fails the verdict",
@@ -82,7 +111,7 @@ describe("evaluate", () => {
       ["daily-spike:mandatory"],
       "fail",
     ],
-    ["nothing configured: thresholds skip", happy(), {}, [], "pass"],
+    ["nothing configured: no verdict, never a pass", happy(), {}, [], "none"],
   ];
 
   it.each(cases)("%s", (_name, input, config, failing, verdict) => {
@@ -96,7 +125,7 @@ describe("evaluate", () => {
   it("gives each finding its level and status", () => {
     expect(statuses({ minBalance: 20000, levels: { "min-runway-days": "disabled" } })).toEqual([
       "min-balance:mandatory:fail",
-      "monthly-budget:mandatory:skip",
+      "monthly-budget:mandatory:not-configured",
       "min-runway-days:disabled:skip",
       "daily-spike:advisory:pass",
     ]);

@@ -52,7 +52,7 @@ describe("min-balance", () => {
       "not configured",
       {},
       {},
-      "skip",
+      "not-configured",
       "The min-balance rule is not configured for project 4242: set minBalance to check it.",
     ],
   ];

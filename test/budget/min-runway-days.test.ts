@@ -91,7 +91,7 @@ describe("min-runway-days with forecastMethod: trailing-mean (the forecast befor
       "not configured",
       {},
       {},
-      "skip",
+      "not-configured",
       "The min-runway-days rule is not configured for project 4242: set minRunwayDays to check it.",
     ],
   ];

@@ -78,7 +78,7 @@ describe("monthly-budget with forecastMethod: trailing-mean (the forecast before
       "not configured",
       {},
       {},
-      "skip",
+      "not-configured",
       "The monthly-budget rule is not configured for project 4242: set monthlyBudget to check it.",
     ],
   ];

@@ -41,7 +41,7 @@ describe("costgate check --as-of", () => {
     const findings = out.projects[0].evaluation.findings;
     expect(findings.find((f: { rule: string }) => f.rule === "monthly-budget").status).toBe("pass");
     expect(findings.find((f: { rule: string }) => f.rule === "min-balance")).toMatchObject({
-      status: "skip",
+      status: "not-judged",
       message: `The min-balance rule is not judged as of ${asOf}: the billing API gives only today's balance.`,
     });
   });
@@ -80,7 +80,7 @@ describe("costgate report --as-of", () => {
       for (const d of out.forecastDays) expect(d.p50 <= d.p80 && d.p80 <= d.p90).toBe(true);
     }
     expect(out.evaluation.findings.find((f: { rule: string }) => f.rule === "min-runway-days").status).toBe(
-      "skip",
+      "not-judged",
     );
   });
 

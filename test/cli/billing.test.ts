@@ -101,6 +101,17 @@ describe("costgate balance", () => {
 describe("costgate usage", () => {
   const args = ["usage", "--project-id", "777", "--from", "2026-11-01", "--to", "2026-11-02"];
 
+  it("names the days its short average covers: a 2-day period says 'last 2 days', not 7", async () => {
+    const r = await runCli(args, env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/daily average 0\.15 over 2 days; last 2 days 0\.15\/day/);
+    const week = await runCli(
+      ["usage", "--project-id", "777", "--from", "2026-10-20", "--to", "2026-11-02"],
+      env,
+    );
+    expect(week.stdout).toMatch(/over 14 days; last 7 days /);
+  });
+
   it("prints the JSON shape with exact totals", async () => {
     const r = await runCli([...args, "--json"], env);
     expect(r.code).toBe(0);

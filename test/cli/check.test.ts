@@ -40,7 +40,7 @@ describe("costgate check", () => {
   it("prints advisories but exits 0 when only an advisory rule fails", async () => {
     const r = await check("--spike-factor", "2", "--min-balance", "1");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/WARN daily-spike \(advisory\)\s+Project 6001 spent 400\.00 on/);
+    expect(r.stdout).toMatch(/WARN\s+daily-spike \(advisory\)\s+Project 6001 spent 400\.00 on/);
   });
 
   it("gives the figures in JSON", async () => {

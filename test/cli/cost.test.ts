@@ -96,6 +96,9 @@ describe("costgate cost", () => {
     );
     expect(md.stdout).toContain("<details><summary>Unchanged resources (1)</summary>");
     expect(md.stdout).toContain("**Unpriced** (not in the totals):");
+    // the advisory unpriced gate reads WARN in the comment, as in the terminal, never FAIL
+    expect(md.stdout).toMatch(/^\| `unpriced` \| advisory \| WARN \| 3 resources could not be priced/m);
+    expect((await cost()).stdout).toMatch(/WARN +unpriced +3 resources could not be priced/);
     const quiet = await cost("--markdown", "--quiet-below", "500");
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe("");

@@ -138,7 +138,7 @@ describe("costgate report", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`HTML report written to ${file}`);
     const page = readFileSync(file, "utf8");
-    expect((page.match(/<rect class="bar( over)?" data-day=/g) ?? []).length).toBe(60);
+    expect((page.match(/<rect class="bar( over)?( partial)?" data-day=/g) ?? []).length).toBe(60);
   });
 
   it("reads the days the rules need when the period ends before this month", async () => {
@@ -274,7 +274,7 @@ describe("costgate demo", () => {
       expect(r.stdout).toContain(`HTML report written to ${file}`);
       expect(existsSync(file)).toBe(true);
       const page = readFileSync(file, "utf8");
-      expect((page.match(/<rect class="bar( over)?" data-day=/g) ?? []).length).toBe(60);
+      expect((page.match(/<rect class="bar( over)?( partial)?" data-day=/g) ?? []).length).toBe(60);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

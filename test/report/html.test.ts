@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../cli/report/html";
 import { html, SafeHtml } from "../../cli/report/html-escape";
+import { buildReport, type Report } from "../../cli/report/model";
 import { niceStep, ticks } from "../../cli/report/svg";
-import { happyReport } from "./fixtures";
+import { consumption, happyReport } from "./fixtures";
+
+/** inputOf gives back what a report was built from (its balance, config and clock). */
+const inputOf = (r: Report) => ({
+  balance: r.balance,
+  consumption: r.consumption,
+  config: r.config,
+  now: new Date(r.generatedAt),
+});
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
@@ -10,7 +19,7 @@ describe("renderHtml", () => {
   const page = renderHtml(happyReport());
 
   it("draws one bar per day and the forecast to the month's end", () => {
-    expect(count(page, /<rect class="bar( over)?" data-day="/g)).toBe(60);
+    expect(count(page, /<rect class="bar( over)?( partial)?" data-day="/g)).toBe(60);
     expect(count(page, /<rect class="forecast" data-day="/g)).toBe(8);
     expect(page).toContain('data-day="2026-11-10"');
     expect(page).toMatch(/<rect class="bar over" data-day="2026-11-10"/);
@@ -33,6 +42,27 @@ describe("renderHtml", () => {
     );
   });
 
+  it("marks today's partial day, so a short bar does not read as a drop; a replay has none", () => {
+    expect(count(page, /<rect class="bar( over)? partial"/g)).toBe(1);
+    expect(page).toMatch(
+      /<rect class="bar( over)? partial" data-day="2026-11-22"[^>]*><title>22 Nov 2026 \(today, so far\)/,
+    );
+    expect(page).toMatch(/<text class="partial-label" [^>]*>today, so far<\/text>/);
+    expect(page).toContain('<i class="k-partial"></i>today, so far');
+    // a period that ends before today shows only whole days
+    const past = renderHtml(
+      buildReport({ ...inputOf(happyReport()), consumption: consumption(30, "2026-11-15") }),
+    );
+    expect(past).not.toMatch(/class="bar( over)? partial"|today, so far/);
+  });
+
+  it("labels the month bar's median, p80 and p90, and marks the quantile the gate judges", () => {
+    expect(page).toMatch(/median [\d,.]+ · p80 [\d,.]+ \(judged\) · p90 [\d,.]+<\/text>/);
+    expect(page).toMatch(/<line class="judged-mark" [^>]*><title>p80, the forecast the gate judges/);
+    const p90 = renderHtml(happyReport({ config: { monthlyBudget: 30000, quantile: "p90" } }));
+    expect(p90).toMatch(/median [\d,.]+ · p80 [\d,.]+ · p90 [\d,.]+ \(judged\)<\/text>/);
+  });
+
   it("draws no band with forecastMethod trailing-mean: flat forecast bars only", () => {
     const flat = renderHtml(
       happyReport({ config: { monthlyBudget: 30000, forecastMethod: "trailing-mean" } }),
@@ -51,7 +81,7 @@ describe("renderHtml", () => {
 
   it("has print styles, the verdicts and the data table", () => {
     expect(page).toContain("@media print");
-    expect(count(page, /<span class="status (pass|fail|skip)">/g)).toBe(4);
+    expect(count(page, /<span class="status (pass|fail|warn|not-judged|not-configured|skip)">/g)).toBe(4);
     expect(count(page, /<tr><td>2026-\d\d-\d\d<\/td>/g)).toBe(60);
     expect(page).toContain("Runway");
   });

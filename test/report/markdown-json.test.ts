@@ -57,6 +57,25 @@ describe("renderMarkdown", () => {
 });
 
 describe("renderJson", () => {
+  it("gives one forecast, the one the gate judged, and names its method", () => {
+    const j = JSON.parse(renderJson(happyReport()));
+    expect(j.forecast).toMatchObject({
+      forecast: j.evaluation.figures.forecastMonthEnd,
+      method: "weekday-level",
+      quantile: "p80",
+    });
+    expect(j.forecast.forecast).toBe(j.evaluation.figures.forecast.monthEnd.p80);
+    expect(j.forecast.trailingMeanForecast).not.toBe(j.forecast.forecast);
+    const flat = JSON.parse(
+      renderJson(happyReport({ config: { monthlyBudget: 30000, forecastMethod: "trailing-mean" } })),
+    );
+    expect(flat.forecast).toMatchObject({ method: "trailing-mean", quantile: null });
+    expect(flat.forecast.forecast).toBe(flat.evaluation.figures.forecastMonthEnd);
+    // under 3 days of charges the model has no forecast, as the terminal says ("none yet")
+    const young = JSON.parse(renderJson(happyReport({ days: 2 })));
+    expect(young.forecast).toMatchObject({ forecast: null, method: "none", quantile: null });
+  });
+
   it("has the balance, the consumption summary, the forecast and the evaluation", () => {
     const j = JSON.parse(renderJson(happyReport()));
     expect(Object.keys(j)).toEqual([

@@ -1,9 +1,29 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { palette, useColor } from "../../cli/report/colors";
-import { chartPoints, renderTerminal, spendChart, visibleLength } from "../../cli/report/terminal";
+import { boxWrap, chartPoints, renderTerminal, spendChart, visibleLength } from "../../cli/report/terminal";
 import { ANSI, happyReport } from "./fixtures";
 
 const plain = palette(false);
+
+describe("boxWrap", () => {
+  it("never breaks a number from its %, and loses no word", () => {
+    const word = fc.oneof(
+      fc.constantFrom("80 %", "90 %", "likely", "at", "most", "34,149.38,"),
+      fc.string({ maxLength: 12 }).map((s) => s.replace(/[\s%\u2060]/g, "x")),
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 40 }), fc.integer({ min: 42, max: 100 }), (words, width) => {
+        const lines = boxWrap(words.join(" "), width);
+        for (const l of lines) {
+          expect(l).not.toMatch(/^%/);
+          expect(l.includes("\u2060")).toBe(false);
+        }
+        expect(lines.join(" ").replace(/\s+/g, " ").trim()).toBe(words.join(" ").replace(/\s+/g, " ").trim());
+      }),
+    );
+  });
+});
 
 describe("renderTerminal", () => {
   it("has no color codes and fits 80 columns when colors are off", () => {
@@ -19,13 +39,18 @@ describe("renderTerminal", () => {
     expect(text).toMatch(/◂ budget marks the daily allowance, 1,000\.00\/day \(30,000\.00/);
     expect(text.split("\n").filter((l) => l.endsWith("◂ budget"))).toHaveLength(1);
     expect(text).toMatch(/┤/);
-    expect(text).toMatch(/This month\s+\S+ in November to 22 November, \d+% of the 30,000\.00 budget/);
-    expect(text).toMatch(/Forecast\s+\S+ by 30 November \(median\); 80 % likely at most \S+, 90/);
+    expect(text).toMatch(/This month\s+\S+ in November to 22 November, \d+ % of the 30,000\.00 budget/);
+    expect(text).toMatch(/Forecast\s+\S+ by 30 November \(median\); 80 % likely at most \S+,\s+90 %/);
+    // one percent style ("73 %", "80 %"), and a number never wraps away from its "%"
+    expect(text).not.toMatch(/\d%/);
+    expect(text).not.toMatch(/\d\s*\n\s*%/);
     expect(text).toMatch(/█ spent ▓ median ▒ 80 % ░ 90 % │ budget/);
     expect(text).toMatch(/Method\s+a weekday-aware level over \d+ days of history/);
     expect(text).toMatch(/Runway\s+[\d.]+–[\d.]+ days: runs out between/);
     for (const rule of ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"]) {
-      expect(text).toMatch(new RegExp(`(PASS|FAIL|SKIP)\\s+${rule}\\s+(mandatory|advisory)`));
+      expect(text).toMatch(
+        new RegExp(`(PASS|WARN|FAIL|NOT JUDGED|NOT SET)\\s+${rule}\\s+(mandatory|advisory)`),
+      );
     }
     expect(text).toMatch(/Rules\s+(PASS|FAIL): /);
     // 60 days and 8 forecast days do not fit one column each: columns of 2 days, months labelled, the
@@ -54,7 +79,9 @@ describe("renderTerminal", () => {
     const text = renderTerminal(happyReport({ config: { minBalance: 100 } }), { colors: plain });
     expect(text).toContain("no monthly budget set");
     expect(text).not.toContain("◂ budget");
-    expect(text).toMatch(/SKIP\s+monthly-budget/);
+    // a rule without its threshold is not a SKIP (that is only for a rule disabled on purpose)
+    expect(text).toMatch(/NOT SET\s+monthly-budget/);
+    expect(text).not.toMatch(/SKIP/);
   });
 
   it("says the allowance's figure when a spike stretches the scale past it, and stays in 80 columns", () => {
