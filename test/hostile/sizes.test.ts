@@ -193,6 +193,18 @@ describe("settings files: 1 MiB unless raised", () => {
   });
 });
 
+describe("token revoke - (standard input)", () => {
+  it("5 MB piped in is refused at the 1 MiB cap, nothing sent", async () => {
+    emu.requests.length = 0;
+    const r = await shell(
+      `head -c 5000000 /dev/zero | OS_AUTH_URL="${emu.identityUrl}" COSTGATE token revoke -`,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("token revoke: standard input is over the 1 MiB cap");
+    expect(emu.requests).toHaveLength(0);
+  });
+});
+
 describe("readStreamBounded and parseSize (properties)", () => {
   it("a stream is refused exactly when it holds more than the cap, and never read far past it", async () => {
     await fc.assert(
