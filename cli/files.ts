@@ -55,15 +55,15 @@ export function writeFileAtomic(path: string, data: string | Buffer, field: stri
   let temp: string | undefined;
   let fd: number | undefined;
   try {
-    const link = statOrUndefined(path, false);
-    if (link?.isSymbolicLink()) target = realpathSync(path);
-    const old = statOrUndefined(target, true);
+    const old = statOrUndefined(path, true);
     if (old?.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
     if (old && !old.isFile()) {
-      fd = openSync(target, "w");
+      // a pipe or a device (`--html /dev/stdout`, /dev/null) is written as it is, never replaced
+      fd = openSync(path, "w");
       writeAllTo(fd, bytes);
       return;
     }
+    if (old && statOrUndefined(path, false)?.isSymbolicLink()) target = realpathSync(path);
     temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     fd = openSync(temp, "wx", old ? old.mode & 0o7777 : 0o666);
     if (old) {

@@ -7,6 +7,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -14,6 +15,7 @@ import {
   rmdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,13 +37,15 @@ let dir: string;
 /** run runs bin/costgate under `ulimit -f <kib>` when given (node ignores SIGXFSZ: the write gets EFBIG). */
 function run(
   args: string[],
-  o: { fileSizeKiB?: number; env?: Record<string, string> } = {},
+  o: { fileSizeKiB?: number; env?: Record<string, string>; pipe?: boolean } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const limit = o.fileSizeKiB === undefined ? "" : `ulimit -f ${o.fileSizeKiB}; `;
+  // with `pipe`, stdout is a shell pipe (execFile's own stdout is a socket, which /dev/stdout cannot open)
+  const line = o.pipe ? `set -o pipefail; ${limit}"$0" "$@" | cat` : `${limit}exec "$0" "$@"`;
   return new Promise((ok) => {
     execFile(
       "bash",
-      ["-c", `${limit}exec "$0" "$@"`, BIN, ...args],
+      ["-c", line, BIN, ...args],
       { env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", ...env, ...o.env }, timeout: 30_000 },
       (err, stdout, stderr) =>
         ok({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
@@ -58,6 +62,10 @@ const report = (html: string, ...more: string[]) => [
   ...more,
 ];
 const leftovers = (d: string) => readdirSync(d).filter((n) => n.endsWith(".tmp"));
+/** firstRequest resolves once the emulator has seen a billing request: the command is past its checks. */
+async function firstRequest(): Promise<void> {
+  for (let i = 0; i < 300 && billingRequests() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+}
 const billingRequests = () => emu.requests.filter((r) => r.path === "/bill/graphql").length;
 
 beforeAll(async () => {
@@ -123,13 +131,28 @@ describe("the --html report", () => {
     expect(leftovers(d)).toEqual([]);
   });
 
+  it("a symbolic link is followed (the file it points at is replaced); a pipe or /dev/null is written in place", async () => {
+    const d = mkdtempSync(join(dir, "link-"));
+    writeFileSync(join(d, "real.html"), OLD);
+    symlinkSync("real.html", join(d, "link.html"));
+    expect((await run(report(join(d, "link.html"), ...PASS))).code).toBe(0);
+    expect(lstatSync(join(d, "link.html")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(d, "real.html"), "utf8")).toMatch(/^<!doctype html>/i);
+    const piped = await run([...report("/dev/stdout", ...PASS), "--json"], { pipe: true });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/<\/html>\s*$/);
+    expect((await run(report("/dev/null", ...PASS))).code).toBe(0);
+    expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
+    expect(leftovers(d)).toEqual([]);
+  });
+
   it("a report whose folder vanishes while the requests run is exit 4 (not 2: requests were sent)", async () => {
     const d = mkdtempSync(join(dir, "vanish-"));
     const sub = join(d, "out");
     mkdirSync(sub);
     emu.knobs.billing.latencyMs = 700;
     const pending = run(report(join(sub, "report.html"), ...PASS));
-    await new Promise((r) => setTimeout(r, 300));
+    await firstRequest();
     rmdirSync(sub);
     const r = await pending;
     expect(billingRequests()).toBeGreaterThan(0);
@@ -203,7 +226,7 @@ describe("--summary", () => {
     mkdirSync(sub);
     emu.knobs.billing.latencyMs = 700;
     const pending = run(["check", "--project-id", String(PROJECT), ...PASS, "--summary", join(sub, "s.md")]);
-    await new Promise((r) => setTimeout(r, 300));
+    await firstRequest();
     rmdirSync(sub);
     const r = await pending;
     expect(r.code).toBe(4);
