@@ -40,6 +40,19 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
+/** syncFolder flushes a folder's entries (the rename) where the system allows it; a failure is not the write's. */
+function syncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // not every file system or platform syncs a folder: the rename is done either way
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /**
  * writeFileAtomic replaces `path` with `data`, or leaves it as it was: `data` goes to
  * `.<name>.<pid>.<random>.tmp` in the same folder (with the old file's mode and owner, or 0o666 less the
@@ -84,6 +97,7 @@ export function writeFileAtomic(path: string, data: string | Buffer, field: stri
     fd = undefined;
     renameSync(temp, target);
     temp = undefined;
+    syncFolder(dirname(target));
   } catch (e) {
     throw new FileWriteError(field, target, e);
   } finally {

@@ -37,11 +37,12 @@ let dir: string;
 /** run runs bin/costgate under `ulimit -f <kib>` when given (node ignores SIGXFSZ: the write gets EFBIG). */
 function run(
   args: string[],
-  o: { fileSizeKiB?: number; env?: Record<string, string>; pipe?: boolean } = {},
+  o: { fileSizeKiB?: number; env?: Record<string, string>; pipe?: boolean; stdout?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const limit = o.fileSizeKiB === undefined ? "" : `ulimit -f ${o.fileSizeKiB}; `;
   // with `pipe`, stdout is a shell pipe (execFile's own stdout is a socket, which /dev/stdout cannot open)
-  const line = o.pipe ? `set -o pipefail; ${limit}"$0" "$@" | cat` : `${limit}exec "$0" "$@"`;
+  const to = o.stdout ? ` > ${o.stdout}` : "";
+  const line = o.pipe ? `set -o pipefail; ${limit}"$0" "$@" | cat` : `${limit}exec "$0" "$@"${to}`;
   return new Promise((ok) => {
     execFile(
       "bash",
@@ -231,6 +232,18 @@ describe("--summary", () => {
     const r = await pending;
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/--summary: cannot write .*s\.md \(ENOENT\): the folder does not exist/);
+  });
+});
+
+describe("standard output that cannot be written (> /dev/full)", () => {
+  it("is exit 4 when the gate passed, 1 when it failed; the error on stderr either way", async () => {
+    const check = ["check", "--project-id", String(PROJECT)];
+    const passed = await run([...check, ...PASS], { stdout: "/dev/full" });
+    expect(passed.code).toBe(4);
+    expect(passed.stderr).toContain("cannot write the output (ENOSPC): the disk is full");
+    const failed = await run([...check, ...FAIL], { stdout: "/dev/full" });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("cannot write the output (ENOSPC)");
   });
 });
 
