@@ -25,7 +25,7 @@ import type { DataFileLimit } from "../provider/data-file";
 import { parseSize } from "../provider/files";
 import { EXIT, FileWriteError, reportError } from "./errors";
 
-/** writeAll writes every byte of `data` to `fd`: a write may take only part of it. */
+/** writeAllTo writes every byte of `data` to `fd`: one write may take only part of it. */
 function writeAllTo(fd: number, data: Buffer): void {
   let done = 0;
   while (done < data.length) done += writeSync(fd, data, done, data.length - done);
