@@ -33,6 +33,11 @@ export function ioHint(code: string | undefined): string {
       return "that is a folder; give a file name";
     case "EROFS":
       return "the file system is read-only; write elsewhere";
+    case "EFBIG":
+    case "EDQUOT":
+      return "the file is over a size limit or quota (ulimit -f, disk quota); free some space or write elsewhere";
+    case "ENOTDIR":
+      return "a part of the path is a file, not a folder; choose another path";
     default:
       return "check the path and the disk";
   }
@@ -44,9 +49,20 @@ function isIoError(e: unknown): e is NodeJS.ErrnoException {
   return (
     e instanceof Error &&
     typeof code === "string" &&
-    ["ENOSPC", "ENOENT", "EACCES", "EPERM", "EISDIR", "EROFS", "EIO", "EBADF", "EMFILE", "ENOTDIR"].includes(
-      code,
-    ) &&
+    [
+      "ENOSPC",
+      "ENOENT",
+      "EACCES",
+      "EPERM",
+      "EISDIR",
+      "EROFS",
+      "EIO",
+      "EBADF",
+      "EMFILE",
+      "ENOTDIR",
+      "EFBIG",
+      "EDQUOT",
+    ].includes(code) &&
     typeof (e as NodeJS.ErrnoException).syscall === "string"
   );
 }
@@ -56,11 +72,34 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/**
+ * FileWriteError is a file the command could not write (a report, a step summary): exit 4. The old file,
+ * if any, is as it was. `field` is the flag that named the file.
+ */
+export class FileWriteError extends Error {
+  override name = "FileWriteError";
+  readonly field: string;
+  readonly path: string;
+  readonly code: string | undefined;
+  constructor(field: string, path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(
+      `${field}: cannot write ${path} (${code ?? "error"}): ${ioHint(code)}; the old file, if any, is unchanged`,
+      {
+        cause,
+      },
+    );
+    this.field = field;
+    this.path = path;
+    this.code = code;
+  }
+}
+
 /** exitCodeFor maps an error to the command's exit code. */
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError || isConfigError(e)) return EXIT.usage;
   if (isCostgateError(e)) return EXIT.api;
-  if (isIoError(e)) return EXIT.io;
+  if (e instanceof FileWriteError || isIoError(e)) return EXIT.io;
   return EXIT.internal;
 }
 
@@ -68,7 +107,7 @@ export function exitCodeFor(e: unknown): number {
 export function reportError(e: unknown): number {
   const code = exitCodeFor(e);
   let message = e instanceof Error ? e.message : String(e);
-  if (code === EXIT.io) {
+  if (code === EXIT.io && !(e instanceof FileWriteError)) {
     const io = e as NodeJS.ErrnoException;
     message = `cannot ${io.syscall === "open" || io.syscall === "write" ? "write" : io.syscall} ${io.path ?? "the output"} (${io.code}): ${ioHint(io.code)}`;
   } else if (code === EXIT.internal) {

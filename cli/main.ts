@@ -188,7 +188,8 @@ Examples:
         (v: string, prev: string[] = []) => [...prev, v],
       )
       .option("--concurrency <n>", "projects checked at once (default 8)")
-      .option("--json", "print {verdict, checkedAt, projects: [{projectId, evaluation | error}]}"),
+      .option("--json", "print {verdict, checkedAt, projects: [{projectId, evaluation | error}]}")
+      .option("--max-input-size <size>", "largest config file read, e.g. 4MiB (default 1 MiB)"),
   )
     .addHelpText(
       "after",
@@ -201,7 +202,8 @@ Examples:
 
 Exit codes: 0 every mandatory rule judged passes (advisories printed), 1 a mandatory rule fails,
 2 bad usage (nothing sent) or no verdict (no mandatory rule could be judged, e.g. balance rules
-with --as-of), 3 billing unreachable.`,
+with --as-of), 3 billing unreachable, 4 the summary could not be written (only when the code would
+have been 0: a failing gate's 1 wins, with the write error on stderr).`,
     )
     .action((opts: Opts) => run(import("./commands/check").then((m) => m.checkCommand(opts))));
 
@@ -246,7 +248,11 @@ with --as-of), 3 billing unreachable.`,
         "--quiet-below <amount>",
         "with --markdown / --summary: write nothing when the monthly change is smaller",
       )
-      .option("--summary <file>", 'also append the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")'),
+      .option("--summary <file>", 'also append the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")')
+      .option(
+        "--max-input-size <size>",
+        "largest file or input read, e.g. 512MiB (default 64 MiB for --preview, 1 MiB for a config file or rate card)",
+      ),
   )
     .addHelpText(
       "after",
@@ -260,7 +266,8 @@ Examples:
 A month is 730 hours unless the card prices by the month. Secrets ("[secret]") and values unknown until
 apply are never used as prices: such resources are listed as unpriced, with the reason.
 Exit codes: 0 no mandatory gate failed (or none set), 1 a gate failed, 2 bad usage or a preview that
-is not \`pulumi preview --json\` output (nothing sent), 3 billing unreachable.`,
+is not \`pulumi preview --json\` output or is over --max-input-size (nothing sent), 3 billing unreachable,
+4 --summary could not be written (a failing gate's 1 wins).`,
     )
     .action((opts: Opts) => run(import("./commands/cost").then((m) => m.costCommand(opts))));
 
@@ -303,10 +310,8 @@ is not \`pulumi preview --json\` output (nothing sent), 3 billing unreachable.`,
       .option("--monthly-budget <amount>", "budget of a calendar month; its daily allowance is marked")
       .option("--min-balance <amount>", "balance to stay at or above")
       .option("--min-runway-days <days>", "days the balance must last at the forecast spend")
-      .option(
-        "--spike-factor <factor>",
-        "flag yesterday above this many times the 14-day median (default 2)",
-      ),
+      .option("--spike-factor <factor>", "flag yesterday above this many times the 14-day median (default 2)")
+      .option("--max-input-size <size>", "largest config file read, e.g. 4MiB (default 1 MiB)"),
   )
     .addHelpText(
       "after",
@@ -322,7 +327,8 @@ Examples:
 Colors only on a terminal, never with NO_COLOR; progress on stderr only on a terminal.
 With no mandatory rule judged the report gives no verdict (never PASS). Exit codes: 0 the report was made
 (whatever the verdict; with --gate, 1 when a mandatory rule fails and 2 when there is no verdict, as check),
-2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached.`,
+2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached, 4 --html or --summary
+could not be written (the old file is kept; with --gate a failing gate's 1 wins).`,
     )
     .action((opts: Opts) => run(import("./commands/report").then((m) => m.reportCommand(opts))));
 
@@ -347,6 +353,11 @@ With no mandatory rule judged the report gives no verdict (never PASS). Exit cod
     .command("policy-config")
     .description("print the policy pack config (--policy-pack-config) that a costgate config file describes")
     .requiredOption("--config <file>", "the JSON or YAML file check and report read")
+    .option("--max-input-size <size>", "largest config file read, e.g. 4MiB (default 1 MiB)")
+    .option(
+      "--output <file>",
+      "write the JSON to this file (replaced whole, its mode kept) instead of stdout",
+    )
     .addHelpText(
       "after",
       `
@@ -405,13 +416,17 @@ function declare(): { program: Command; ran: { pending?: Promise<number> } } {
 /** main runs the command line and sets the exit code. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   // `costgate usage | head`: a closed pipe ends the command quietly; any other write failure (a full
-  // disk: `> /dev/full`) is an I/O error with its own exit code, not a stack trace.
+  // disk: `> /dev/full`) is an I/O error, exit 4 — unless the command's own code is not 0 (a failing
+  // gate's 1 is never hidden by an output that could not be written).
+  let stdoutFailed = false;
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    process.stderr.write(
-      `costgate: error: cannot write the output (${cleanText(e.code ?? e.message)}): ${ioHint(e.code)}\n`,
-    );
-    process.exit(EXIT.io);
+    if (!stdoutFailed)
+      process.stderr.write(
+        `costgate: error: cannot write the output (${cleanText(e.code ?? e.message)}): ${ioHint(e.code)}\n`,
+      );
+    stdoutFailed = true;
+    if (process.exitCode === 0) process.exitCode = EXIT.io;
   });
   costgateWarnings();
   const { program, ran } = declare();
@@ -423,7 +438,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
   try {
     await program.parseAsync(argv);
-    process.exitCode = ran.pending ? await ran.pending : EXIT.ok;
+    const code = ran.pending ? await ran.pending : EXIT.ok;
+    process.exitCode = stdoutFailed && code === EXIT.ok ? EXIT.io : code;
   } catch (e) {
     if (e instanceof CommanderError) {
       const ok =

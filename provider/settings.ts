@@ -3,10 +3,11 @@
  * users already have — `OS_*` environment variables, then `clouds.yaml` + `secure.yaml` for the
  * cloud named by `cloud` / `OS_CLOUD` (openstacksdk's search path).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "./errors";
+import { readBounded } from "./files";
 import type { RetryOptions, Timeouts, TransportOptions } from "./http";
 import { type AuthMethod, validateAuth } from "./identity/auth";
 import { normalizeAuthUrl } from "./identity/urls";
@@ -126,10 +127,12 @@ export function configSearchPath(kind: "clouds" | "secure", env: NodeJS.ProcessE
 }
 
 function readYaml(path: string): Record<string, unknown> {
+  // 1 MiB at most (COSTGATE_MAX_INPUT_SIZE raises it): a clouds.yaml is a few kilobytes
+  const text = readBounded(path, { field: path, kind: "settings" });
   try {
     // Loaded only when a clouds.yaml is read: most runs never need a YAML parser.
     const { parse } = require("yaml") as typeof import("yaml");
-    const doc = parse(readFileSync(path, "utf8")) as unknown;
+    const doc = parse(text) as unknown;
     return doc && typeof doc === "object" ? (doc as Record<string, unknown>) : {};
   } catch (e) {
     // Not kept as the cause: a parse error's message quotes the lines around the fault, and in

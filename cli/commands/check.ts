@@ -21,9 +21,10 @@ import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { cleanText } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
+import { inputLimitFrom, writeOutputs } from "../files";
 import { VERDICT_ICON } from "../report/markdown";
 import { statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
-import { appendSummary } from "../summary";
+import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
 
 type Opts = Record<string, string | boolean | string[] | undefined>;
@@ -130,7 +131,8 @@ function render(e: Evaluation): string {
 /** targetsFrom lists the projects to check with their thresholds: the config file, then flags over it. */
 export function targetsFrom(o: Opts): { projectId: number; config: BudgetConfig }[] {
   const flags = budgetConfigFrom(o);
-  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  const file =
+    typeof o["config"] === "string" ? readCostgateConfig(o["config"], inputLimitFrom(o)) : undefined;
   const given = o["projectId"] as string | undefined;
   let targets: { projectId: number; config: BudgetConfig }[];
   if (file && given === undefined) {
@@ -207,7 +209,9 @@ export async function checkCommand(o: Opts): Promise<number> {
   const targets = targetsFrom(o);
   const product = parseProduct(
     (o["product"] as string | undefined) ??
-      (typeof o["config"] === "string" ? readCostgateConfig(o["config"]).product : undefined) ??
+      (typeof o["config"] === "string"
+        ? readCostgateConfig(o["config"], inputLimitFrom(o)).product
+        : undefined) ??
       projectAndProduct({}).product,
     o["product"] !== undefined
       ? "--product"
@@ -216,12 +220,15 @@ export async function checkCommand(o: Opts): Promise<number> {
         : "product",
   );
   // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
-  const summary =
+  const summaryFlag = typeof o["summary"] === "string" ? "--summary" : "GITHUB_STEP_SUMMARY";
+  const summary = summaryPathFrom(
     typeof o["summary"] === "string"
       ? o["summary"]
       : process.env["GITHUB_ACTIONS"] === "true" && process.env["GITHUB_STEP_SUMMARY"]
         ? process.env["GITHUB_STEP_SUMMARY"]
-        : undefined;
+        : undefined,
+    summaryFlag,
+  );
   const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency: must be a whole number, 1 or more");
@@ -268,10 +275,13 @@ export async function checkCommand(o: Opts): Promise<number> {
   if (process.env["GITHUB_ACTIONS"] === "true") {
     for (const r of results) if (r.evaluation) process.stdout.write(annotations(r.evaluation));
   }
-  if (summary) appendSummary(summary, summaryMarkdown(results));
   for (const r of results) {
     if (r.evaluation?.verdict === "none")
       process.stderr.write(`costgate: project ${r.projectId}: ${verdictSentence(r.evaluation)}\n`);
   }
-  return failed ? EXIT.violation : unreachable ? EXIT.api : unjudged ? EXIT.usage : EXIT.ok;
+  const code = failed ? EXIT.violation : unreachable ? EXIT.api : unjudged ? EXIT.usage : EXIT.ok;
+  return writeOutputs(
+    code,
+    summary ? [() => appendSummary(summary, summaryMarkdown(results), summaryFlag)] : [],
+  );
 }

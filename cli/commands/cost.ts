@@ -10,17 +10,20 @@ import { type BudgetConfig, configuredGates, parseBudgetConfig } from "../../pro
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
 import { evaluateData, fetchProjectData } from "../../provider/check";
+import type { DataFileLimit } from "../../provider/data-file";
 import { isConfigError } from "../../provider/errors";
+import { readBounded, readStreamBounded } from "../../provider/files";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
 import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
 import { cleanText, safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
+import { inputLimitFrom, writeOutputs } from "../files";
 import { money } from "../format";
 import { cell } from "../report/markdown";
 import { statusWord } from "../report/words";
-import { appendSummary } from "../summary";
+import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { budgetConfigFrom } from "./check";
 
@@ -61,29 +64,25 @@ function amount(o: Opts, key: string, flag: string): number | undefined {
   return Number(v);
 }
 
-/** readPreview reads the digest from a file or, with "-", from standard input (never a terminal). */
-async function readPreview(arg: unknown): Promise<{ text: string; source: string }> {
+/**
+ * readPreview reads the digest from a file or, with "-", from standard input (never a terminal): at most
+ * `limit.maxBytes` (64 MiB unless --max-input-size or COSTGATE_MAX_INPUT_SIZE says), a file measured
+ * before it is read, standard input read no further than the cap.
+ */
+async function readPreview(arg: unknown, limit: DataFileLimit): Promise<{ text: string; source: string }> {
   if (typeof arg !== "string" || arg.trim() === "")
     throw new UsageError(
       "--preview: missing; give the file `pulumi preview --json` wrote, or - to read it from standard input",
     );
+  const bounds = { field: "--preview", kind: "preview" as const, ...limit };
   if (arg === "-") {
     if (process.stdin.isTTY)
       throw new UsageError(
         "--preview -: standard input is a terminal; pipe the preview in: pulumi preview --json | costgate cost --preview -",
       );
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return { text: Buffer.concat(chunks).toString("utf8"), source: "standard input" };
+    return { text: await readStreamBounded(process.stdin, bounds), source: "standard input" };
   }
-  const { readFileSync } = await import("node:fs");
-  try {
-    return { text: readFileSync(arg, "utf8"), source: arg };
-  } catch (e) {
-    throw new UsageError(
-      `--preview: cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? "error"}); check the path`,
-    );
-  }
+  return { text: readBounded(arg, bounds), source: arg };
 }
 
 /** hoursLeftInMonth is the hours from `now` to the end of its UTC month. */
@@ -101,9 +100,11 @@ const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math
  */
 export async function costCommand(o: Opts): Promise<number> {
   const now = new Date();
-  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  const limit = inputLimitFrom(o);
+  const summary = summaryPathFrom(typeof o["summary"] === "string" ? o["summary"] : undefined);
+  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"], limit) : undefined;
   let card: RateCard;
-  if (typeof o["rateCard"] === "string") card = readRateCard(o["rateCard"]);
+  if (typeof o["rateCard"] === "string") card = readRateCard(o["rateCard"], limit);
   else if (file?.rateCard) card = parseRateCard(file.rateCard, `${String(o["config"])}: rateCard`);
   else
     throw new UsageError(
@@ -156,7 +157,7 @@ export async function costCommand(o: Opts): Promise<number> {
   const ep = target ? billingEndpointFrom(o as Record<string, string>) : undefined;
 
   // everything is checked: now the preview
-  const { text, source } = await readPreview(o["preview"]);
+  const { text, source } = await readPreview(o["preview"], limit);
   const cost = priceDigest(parseDigest(text, source), card);
   const { hours, monthEnd } = hoursLeftInMonth(now);
   const perDay = new Big(cost.totals.monthlyDelta).times(12).div(365);
@@ -251,8 +252,8 @@ export async function costCommand(o: Opts): Promise<number> {
   if (o["json"]) process.stdout.write(`${safeJson(result, 2)}\n`);
   else if (o["markdown"]) process.stdout.write(quiet ? "" : costMarkdown(result));
   else process.stdout.write(costText(result));
-  if (typeof o["summary"] === "string" && !quiet) appendSummary(o["summary"], costMarkdown(result));
-  return result.verdict === "fail" ? EXIT.violation : EXIT.ok;
+  const code = result.verdict === "fail" ? EXIT.violation : EXIT.ok;
+  return writeOutputs(code, summary && !quiet ? [() => appendSummary(summary, costMarkdown(result))] : []);
 }
 
 /** shown is a name, type or reason from the preview or the rate card as printed: one clean line. */

@@ -2,10 +2,15 @@
  * `costgate policy-config`: the policy pack's `--policy-pack-config` from the same file check and
  * report read, so that the three surfaces judge by one set of thresholds.
  */
+import { resolve } from "node:path";
 import { policyPackConfig, readCostgateConfig } from "../../provider/budget/config-file";
+import { inputLimitFrom, writeFileAtomic } from "../files";
 
+/** policyConfigCommand prints the pack's config, or with --output replaces that file whole. */
 export async function policyConfigCommand(o: Record<string, string | boolean | undefined>): Promise<number> {
-  const file = readCostgateConfig(String(o["config"]));
-  process.stdout.write(`${JSON.stringify(policyPackConfig(file), null, 2)}\n`);
+  const file = readCostgateConfig(String(o["config"]), inputLimitFrom(o));
+  const json = `${JSON.stringify(policyPackConfig(file), null, 2)}\n`;
+  if (typeof o["output"] === "string") writeFileAtomic(resolve(o["output"]), json, "--output");
+  else process.stdout.write(json);
   return 0;
 }

@@ -8,6 +8,7 @@ import type { BudgetConfig } from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import { dayStartOf, parseAsOf } from "../../provider/check";
 import { EXIT, UsageError } from "../errors";
+import { inputLimitFrom, writeOutputs } from "../files";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { budgetFromFlags, formatFromFlags, htmlPathFromFlags, periodFromFlags } from "../report/flags";
@@ -15,7 +16,7 @@ import { renderMarkdown } from "../report/markdown";
 import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 import { verdictSentence } from "../report/words";
-import { appendSummary } from "../summary";
+import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom, projectAndProduct } from "./billing";
 import { requireGate } from "./check";
 
@@ -32,7 +33,8 @@ export async function reportCommand(o: Opts): Promise<number> {
   // a replay runs at 00:00 UTC of its day
   const now = asOf ? dayStartOf(asOf) : clock;
   const format = formatFromFlags(o);
-  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"]) : undefined;
+  const file =
+    typeof o["config"] === "string" ? readCostgateConfig(o["config"], inputLimitFrom(o)) : undefined;
   const { projectId, product, projectIdFrom, productFrom } = projectAndProduct({
     ...o,
     product:
@@ -63,6 +65,7 @@ export async function reportCommand(o: Opts): Promise<number> {
   // asked for a verdict: a report with no threshold would be a green gate that checks nothing
   if (o["gate"]) requireGate(config);
   const html = htmlPathFromFlags(o);
+  const summary = summaryPathFrom(typeof o["summary"] === "string" ? o["summary"] : undefined);
   const ep = billingEndpointFrom(o);
 
   const progress = startProgress("charges", "requests");
@@ -78,15 +81,25 @@ export async function reportCommand(o: Opts): Promise<number> {
   } finally {
     progress?.stop();
   }
-  emitReport(report, {
-    format,
-    html,
-    color: useColor(process.stdout),
-    out: (s) => process.stdout.write(s),
-  });
-  if (typeof o["summary"] === "string") appendSummary(o["summary"], renderMarkdown(report));
-  if (!o["gate"]) return EXIT.ok;
+  // the gate's verdict first: a report or summary that cannot be written never hides a failing gate
   const verdict = report.evaluation.verdict;
-  if (verdict === "none") process.stderr.write(`costgate: ${verdictSentence(report.evaluation)}\n`);
-  return verdict === "fail" ? EXIT.violation : verdict === "none" ? EXIT.usage : EXIT.ok;
+  const code = !o["gate"]
+    ? EXIT.ok
+    : verdict === "fail"
+      ? EXIT.violation
+      : verdict === "none"
+        ? EXIT.usage
+        : EXIT.ok;
+  if (o["gate"] && verdict === "none")
+    process.stderr.write(`costgate: ${verdictSentence(report.evaluation)}\n`);
+  return writeOutputs(code, [
+    () =>
+      emitReport(report, {
+        format,
+        html,
+        color: useColor(process.stdout),
+        out: (s) => process.stdout.write(s),
+      }),
+    ...(summary ? [() => appendSummary(summary, renderMarkdown(report))] : []),
+  ]);
 }

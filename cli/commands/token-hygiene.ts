@@ -2,6 +2,7 @@
  * Token hygiene for CI: `costgate token revoke` ends a token before its expiry (`costgate exec`, in
  * exec.ts, issues one for a single command and revokes it when the command ends, whatever the end).
  */
+import { readStreamBounded } from "../../provider/files";
 import { type IdentityEndpoint, revokeToken } from "../../provider/identity/tokens";
 import { resolveIdentityEndpoint } from "../../provider/settings";
 import { UsageError } from "../errors";
@@ -9,11 +10,9 @@ import { identityArgsFrom } from "../identity-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
-/** readStdin reads standard input to its end. */
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+/** readStdin reads standard input to its end: a token, so no more than 1 MiB (COSTGATE_MAX_INPUT_SIZE). */
+function readStdin(): Promise<string> {
+  return readStreamBounded(process.stdin, { field: "token revoke", kind: "settings" });
 }
 
 /**

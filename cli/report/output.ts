@@ -2,7 +2,7 @@
  * Writes a report where it was asked for: the terminal report, Markdown or JSON on stdout, and the HTML
  * file.
  */
-import { writeFileSync } from "node:fs";
+import { writeFileAtomic } from "../files";
 import { palette } from "./colors";
 import { renderHtml } from "./html";
 import { renderJson } from "./json";
@@ -22,13 +22,16 @@ export interface OutputOptions {
   note?: (s: string) => void;
 }
 
-/** emitReport writes the report to stdout in the chosen format and the HTML file when asked. */
+/**
+ * emitReport writes the report to stdout in the chosen format and the HTML file when asked: whole, by a
+ * rename, or a FileWriteError with the old file unchanged.
+ */
 export function emitReport(r: Report, o: OutputOptions): void {
   if (o.format === "json") o.out(renderJson(r));
   else if (o.format === "markdown") o.out(renderMarkdown(r));
   else o.out(renderTerminal(r, { colors: palette(o.color) }));
   if (o.html) {
-    writeFileSync(o.html, renderHtml(r));
+    writeFileAtomic(o.html, renderHtml(r), "--html");
     const note = o.note ?? (o.format === "terminal" ? o.out : (s: string) => process.stderr.write(s));
     note(`${o.format === "terminal" ? "\n" : ""}HTML report written to ${o.html}\n`);
   }

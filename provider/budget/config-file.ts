@@ -6,7 +6,7 @@
  * (`COSTGATE_PROJECT_ID`, `COSTGATE_PRODUCT`); it never overrides what the file says.
  */
 import { z } from "zod";
-import { readDataFile } from "../data-file";
+import { type DataFileLimit, readDataFile } from "../data-file";
 import { ConfigError } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { currencySchema, type RateCard, rateCardSchema } from "../pricing/rate-card";
@@ -123,8 +123,8 @@ export function parseCostgateConfig(value: unknown, source = "config"): Costgate
 }
 
 /** readCostgateConfig reads and validates a JSON or YAML file (by its extension; JSON is YAML too). */
-export function readCostgateConfig(path: string): CostgateConfig {
-  return parseCostgateConfig(readDataFile(path) ?? {}, path);
+export function readCostgateConfig(path: string, limit?: DataFileLimit): CostgateConfig {
+  return parseCostgateConfig(readDataFile(path, limit) ?? {}, path);
 }
 
 /** A project to check, with the thresholds that apply to it. */

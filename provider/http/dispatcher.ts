@@ -4,9 +4,9 @@
  * at the first request, so commands that send none (`--help`, `--version`, `policy-config`) never pay
  * for it.
  */
-import { readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import { ConfigError } from "../errors";
+import { readBounded } from "../files";
 import type { ProxyChoice } from "./proxy";
 
 /** The parts of undici costgate uses. */
@@ -55,16 +55,11 @@ const dispatchers = new Map<string, Dispatcher>();
 let warnedInsecure = false;
 
 function readCa(path: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    throw new ConfigError(
-      "cacert",
-      `cannot read the CA bundle ${path}; point OS_CACERT (or cacert in clouds.yaml) at a readable PEM file`,
-      { cause },
-    );
-  }
+  const text = readBounded(path, {
+    field: "cacert",
+    kind: "settings",
+    hint: "point OS_CACERT (or cacert in clouds.yaml) at a readable PEM file",
+  });
   if (!text.includes("-----BEGIN CERTIFICATE-----")) {
     throw new ConfigError(
       "cacert",

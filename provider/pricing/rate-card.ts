@@ -3,7 +3,7 @@
  * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
  */
 import { z } from "zod";
-import { readDataFile } from "../data-file";
+import { type DataFileLimit, readDataFile } from "../data-file";
 import { ConfigError } from "../errors";
 import type { Assert, Exact } from "../exact";
 
@@ -171,6 +171,6 @@ export function rateCardJsonSchema(): Record<string, unknown> {
 }
 
 /** readRateCard reads and checks a rate card file (JSON or YAML); errors name the file and the field. */
-export function readRateCard(path: string): RateCard {
-  return parseRateCard(readDataFile(path) ?? {}, path);
+export function readRateCard(path: string, limit?: DataFileLimit): RateCard {
+  return parseRateCard(readDataFile(path, limit) ?? {}, path);
 }
