@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { MAX_BODY_BYTES } from "../../emulator/http";
 import { defaultKnobs, KNOBS_PATH } from "../../emulator/knobs";
+import { parseEmulatorArgs } from "../../emulator/main";
 import { MAX_RECORDED_BYTES, MAX_RECORDED_REQUESTS } from "../../emulator/server";
 import { startHostileServer } from "../hostile/server";
 import { runCli } from "../identity/conformance";
@@ -75,7 +76,7 @@ describe("the knob control refuses what a web page can send", () => {
     ],
     [
       "application/json from http://127.0.0.1.evil.example",
-      { "Content-Type": "application/json", Origin: `http://127.0.0.1.evil.example:${"1"}` },
+      { "Content-Type": "application/json", Origin: "http://127.0.0.1.evil.example:1" },
       403,
     ],
   ] as const)("a POST of %s: refused, no knob changed", async (_, headers, status) => {
@@ -169,6 +170,16 @@ describe("a Host that does not name the emulator is refused (DNS rebinding)", ()
       s.endpoints.map((e) => e.url),
     );
     expect(urls).toContain(`http://${host().toLowerCase()}/v3`);
+  });
+
+  it("--allow-host takes host names separated by commas, and refuses anything else (exit 2)", () => {
+    expect(parseEmulatorArgs(["--allow-host", "emulator, ci-runner"]).options.allowedHosts).toEqual([
+      "emulator",
+      "ci-runner",
+    ]);
+    for (const bad of ["", "evil.example:80", "a b", "*", "http://x"]) {
+      expect(() => parseEmulatorArgs(["--allow-host", bad])).toThrow(/--allow-host takes host names/);
+    }
   });
 
   it("takes the names given in allowedHosts (--allow-host), still no others", async () => {
