@@ -4,6 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { cleanText } from "../provider/text";
 import { addBillingOptions } from "./billing-options";
+import { noticeEmulator } from "./emulator-notice";
 import { EXIT, ioHint, reportError } from "./errors";
 import { addIdentityOptions } from "./identity-options";
 
@@ -384,6 +385,10 @@ everything. Without projectId in the file, the pack reads COSTGATE_PROJECT_ID wh
       "--knobs <json>",
       'faults from the start, e.g. \'{"billing":{"status":503,"failTimes":2}}\' (later: PUT /_emulator/knobs)',
     )
+    .option(
+      "--allow-host <names>",
+      "more names requests may give in Host, comma-separated (others than loopback and --host are refused)",
+    )
     .option("--json", "print the URLs and seed data as JSON")
     .addHelpText(
       "after",
@@ -392,7 +397,7 @@ Examples:
   costgate emulator --port 5000            # then paste the printed export lines
   costgate emulator --port 0 --json        # for scripts: {url, identityUrl, billingUrl, seed}
   costgate emulator --knobs '{"billing":{"status":503,"retryAfter":1,"failTimes":2}}'
-  curl -X PUT localhost:5000/_emulator/knobs -d '{"identity":{"resetConnection":true,"failTimes":1}}'
+  curl -X PUT localhost:5000/_emulator/knobs -H 'Content-Type: application/json' -d '{"identity":{"resetConnection":true,"failTimes":1}}'
   curl localhost:5000/_emulator/knobs      # the knobs now; curl -X DELETE ... resets them
 
 Knobs (billing and identity): status, htmlError, resetConnection, retryAfter, latencyMs, failTimes;
@@ -429,6 +434,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (process.exitCode === 0) process.exitCode = EXIT.io;
   });
   costgateWarnings();
+  noticeEmulator();
   const { program, ran } = declare();
   // bare `costgate` is a usage error: help on stderr, exit 2 (`costgate --help` prints it on stdout, exit 0)
   if (argv.length <= 2) {

@@ -48,7 +48,7 @@ export function formatBanner(emu: Emulator, opts: { tokenTtlSeconds?: number } =
   lines.push(
     "",
     "# faults on demand (GET shows the knobs, DELETE resets them):",
-    `#   curl -X PUT ${emu.url}${KNOBS_PATH} -d '{"billing":{"status":503,"retryAfter":1,"failTimes":2}}'`,
+    `#   curl -X PUT ${emu.url}${KNOBS_PATH} -H 'Content-Type: application/json' -d '{"billing":{"status":503,"retryAfter":1,"failTimes":2}}'`,
   );
   return `${lines.join("\n")}\n`;
 }

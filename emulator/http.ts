@@ -21,11 +21,40 @@ export interface RecordedRequest {
   receivedAt: string;
 }
 
-/** readBody reads the whole request body as UTF-8. */
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+/** The largest request body taken (1 MiB): a token request or a GraphQL query is a few hundred bytes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** TOO_LARGE is what {@link readBody} gives for a body over its limit. */
+export const TOO_LARGE = Symbol("too large");
+
+/**
+ * readBody reads the whole request body as UTF-8, or gives {@link TOO_LARGE} as soon as it (or its
+ * Content-Length) passes `limit` bytes; the rest is then read and dropped, never kept.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"]) > limit) {
+      req.resume();
+      resolve(TOO_LARGE);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      chunks.length = 0;
+      req.off("data", onData);
+      req.resume();
+      resolve(TOO_LARGE);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.once("error", reject);
+  });
 }
 
 /** record turns a request and its body into a RecordedRequest. */
@@ -59,6 +88,14 @@ export function requestId(): string {
   return `req-${randomUUID()}`;
 }
 
+/**
+ * MARKER_HEADER is on every answer of the emulator, so a client can tell it is not talking to a real
+ * cloud (costgate's command line says so on stderr).
+ */
+export const MARKER_HEADER = "X-Costgate-Emulator";
+/** The value of {@link MARKER_HEADER}. */
+export const MARKER_VALUE = "1";
+
 /** Reply is a complete answer, written by writeReply; `reset` drops the connection instead. */
 export interface Reply {
   status: number;
@@ -91,7 +128,11 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, r: Reply):
     return;
   }
   const buf = Buffer.from(r.body, "utf8");
-  res.writeHead(r.status, { ...r.headers, "Content-Length": String(buf.length) });
+  res.writeHead(r.status, {
+    ...r.headers,
+    [MARKER_HEADER]: MARKER_VALUE,
+    "Content-Length": String(buf.length),
+  });
   res.end(req.method === "HEAD" ? undefined : buf);
 }
 

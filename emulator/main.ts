@@ -8,9 +8,11 @@ import { applyKnobs, defaultKnobs } from "./knobs";
 import { type Emulator, type EmulatorOptions, startEmulator } from "./server";
 
 /** USAGE is the emulator's help text. */
-export const USAGE = `usage: node dist/emulator/main.js [--host 127.0.0.1] [--port 0] [--seed demo] [--token-ttl 3600] [--knobs JSON] [--json]
+export const USAGE = `usage: node dist/emulator/main.js [--host 127.0.0.1] [--port 0] [--seed demo] [--token-ttl 3600] [--knobs JSON] [--allow-host NAME,...] [--json]
 
   --host       interface to listen on (default 127.0.0.1)
+  --allow-host more names requests may give in Host (a container's service name); others than
+               loopback names and the --host address are refused with 403 (DNS rebinding)
   --port       port, 0 for a free one (default 0)
   --seed       seed of ids, credentials and charges (default demo)
   --token-ttl  identity token lifetime in seconds (default 3600)
@@ -43,6 +45,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
     seed?: string;
     "token-ttl"?: string;
     knobs?: string;
+    "allow-host"?: string;
     json?: boolean;
     help?: boolean;
   };
@@ -55,6 +58,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
         seed: { type: "string" },
         "token-ttl": { type: "string" },
         knobs: { type: "string" },
+        "allow-host": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -74,6 +78,15 @@ export function parseEmulatorArgs(argv: string[]): EmulatorArgs {
   const options: EmulatorArgs["options"] = { port, tokenTtlSeconds: ttl };
   if (values.host !== undefined) options.host = values.host;
   if (values.seed !== undefined) options.seed = values.seed;
+  if (values["allow-host"] !== undefined) {
+    const names = values["allow-host"].split(",").map((n) => n.trim());
+    if (names.some((n) => !/^[A-Za-z0-9.-]{1,253}$/.test(n))) {
+      throw new UsageError(
+        `--allow-host takes host names separated by commas, e.g. --allow-host emulator,ci-runner, got "${values["allow-host"]}"`,
+      );
+    }
+    options.allowedHosts = names;
+  }
   const args: EmulatorArgs = { help: values.help ?? false, json: values.json ?? false, options };
   if (values.knobs !== undefined) args.knobs = parseKnobs(values.knobs);
   return args;

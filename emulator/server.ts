@@ -9,7 +9,16 @@ import { type BillingProjectInput, BillingStore } from "./billing/data";
 import { dayIndexOf } from "./billing/days";
 import { handleBilling } from "./billing/routes";
 import { billingSchema } from "./billing/schema";
-import { jsonReply, type RecordedRequest, readBody, record, writeReply } from "./http";
+import { guard, hostOf, isJson, notJson } from "./guard";
+import {
+  jsonReply,
+  MAX_BODY_BYTES,
+  type RecordedRequest,
+  readBody,
+  record,
+  TOO_LARGE,
+  writeReply,
+} from "./http";
 import { Directory } from "./identity/directory";
 import { handleIdentity } from "./identity/routes";
 import { TokenStore } from "./identity/tokens";
@@ -34,7 +43,17 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Clock for issued_at/expires_at, token expiry and billing's "today"; default the real clock. */
   now?: () => Date;
+  /**
+   * More names a request's `Host` may give besides loopback names and the listen address (a
+   * container's service name, say); any other `Host` is refused with 403 (DNS rebinding).
+   */
+  allowedHosts?: string[];
 }
+
+/** The most requests `Emulator.requests` keeps: older ones are dropped first. */
+export const MAX_RECORDED_REQUESTS = 10_000;
+/** The most bytes (bodies and headers, as text) `Emulator.requests` keeps: older requests are dropped first. */
+export const MAX_RECORDED_BYTES = 16 * 1024 * 1024;
 
 /** Emulator is a running emulator. */
 export interface Emulator {
@@ -48,7 +67,10 @@ export interface Emulator {
   seed: SeedData;
   /** Run-time switches: faults, latency, representation. Mutate freely. */
   knobs: Knobs;
-  /** Every request received, in order (clear with `requests.length = 0`). */
+  /**
+   * The requests received, in order (clear with `requests.length = 0`): the last
+   * {@link MAX_RECORDED_REQUESTS}, and fewer when they pass {@link MAX_RECORDED_BYTES}.
+   */
   requests: RecordedRequest[];
   /** setProject adds or replaces a billing project. */
   setProject(project: BillingProjectInput): void;
@@ -168,9 +190,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
    * The knob control (KNOBS_PATH), for a test or CI job driving `costgate emulator` from outside:
    * not recorded in `requests` and never faulted itself.
    */
-  function control(method: string, raw: string) {
+  function control(method: string, raw: string, contentType: string | undefined) {
     if (method === "DELETE") emu.resetKnobs();
     else if (method === "PUT" || method === "PATCH" || method === "POST") {
+      if (!isJson(contentType)) return notJson();
       let patch: unknown;
       try {
         patch = JSON.parse(raw);
@@ -194,14 +217,58 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     return jsonReply(200, emu.knobs);
   }
 
+  /** keep adds a request to `emu.requests`, dropping the oldest past the count and byte bounds. */
+  const sizes = new WeakMap<RecordedRequest, number>();
+  let kept = { list: emu.requests, count: 0, bytes: 0 };
+  function keep(rec: RecordedRequest): void {
+    const list = emu.requests;
+    const sizeOf = (r: RecordedRequest) => sizes.get(r) ?? 0;
+    // a test cleared or replaced the list: count again
+    if (kept.list !== list || kept.count !== list.length) {
+      kept = { list, count: list.length, bytes: list.reduce((n, r) => n + sizeOf(r), 0) };
+    }
+    const size =
+      rec.rawBody.length + Object.entries(rec.headers).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    sizes.set(rec, size);
+    list.push(rec);
+    kept.bytes += size;
+    while (list.length > MAX_RECORDED_REQUESTS || (kept.bytes > MAX_RECORDED_BYTES && list.length > 1)) {
+      const dropped = list.shift();
+      if (dropped) kept.bytes -= sizeOf(dropped);
+    }
+    kept.count = list.length;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = guard(req.headers.host, req.headers.origin, {
+      listen: host,
+      allowed: opts.allowedHosts ?? [],
+    });
+    if (refused) {
+      req.resume();
+      writeReply(req, res, refused);
+      return;
+    }
     const raw = await readBody(req);
+    if (raw === TOO_LARGE) {
+      const message = `the request body is larger than ${MAX_BODY_BYTES} bytes, the most the emulator takes`;
+      writeReply(
+        req,
+        res,
+        jsonReply(
+          413,
+          { error: { code: 413, title: "Payload Too Large", message } },
+          { Connection: "close" },
+        ),
+      );
+      return;
+    }
     if ((req.url ?? "").split("?")[0] === KNOBS_PATH) {
-      writeReply(req, res, control(req.method ?? "GET", raw));
+      writeReply(req, res, control(req.method ?? "GET", raw, req.headers["content-type"]));
       return;
     }
     const rec = record(req, raw, now());
-    emu.requests.push(rec);
+    keep(rec);
     const billing = rec.path === "/bill/graphql";
     const latency = (billing ? emu.knobs.billing : emu.knobs.identity).latencyMs;
     if (latency && latency > 0) await sleep(latency);
@@ -211,7 +278,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       : handleIdentity(
           { seed, dir, tokens, knobs: () => emu.knobs.identity },
           rec,
-          req.headers.host ? `http://${req.headers.host}` : emu.url,
+          // the Host as checked by guard, normalized (lower case, no default port)
+          req.headers.host ? (hostOf(req.headers.host)?.origin ?? emu.url) : emu.url,
         );
     writeReply(req, res, answer);
   }

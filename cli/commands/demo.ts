@@ -9,6 +9,7 @@ import { isoDay } from "../../provider/billing/periods";
 import type { BudgetConfig } from "../../provider/budget";
 import { findEndpoint } from "../../provider/identity/catalog";
 import { issueToken, revokeToken } from "../../provider/identity/tokens";
+import { noticeEmulator } from "../emulator-notice";
 import { money } from "../format";
 import { useColor } from "../report/colors";
 import { fetchReportInput } from "../report/fetch";
@@ -47,6 +48,8 @@ export async function demoCommand(
   opts: DemoOptions = {},
 ): Promise<number> {
   const emu = await startEmulator({ port: 0 });
+  // the demo says itself that its cloud is emulated
+  noticeEmulator(false);
   try {
     const cred = emu.seed.applicationCredentials.demo;
     const projectId = emu.seed.projects.demo.billingProjectId;

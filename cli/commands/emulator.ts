@@ -6,9 +6,17 @@ import { UsageError } from "../errors";
 
 export async function emulatorCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
   const argv: string[] = [];
-  for (const k of ["host", "port", "seed", "tokenTtl", "knobs"] as const) {
+  const flags = {
+    host: "host",
+    port: "port",
+    seed: "seed",
+    tokenTtl: "token-ttl",
+    knobs: "knobs",
+    allowHost: "allow-host",
+  };
+  for (const [k, flag] of Object.entries(flags)) {
     const v = opts[k];
-    if (typeof v === "string") argv.push(`--${k === "tokenTtl" ? "token-ttl" : k}`, v);
+    if (typeof v === "string") argv.push(`--${flag}`, v);
   }
   if (opts["json"]) argv.push("--json");
   const host = typeof opts["host"] === "string" ? opts["host"] : "127.0.0.1";

@@ -29,7 +29,20 @@ const SECRET_HEADERS = new Set([
   "cookie",
 ]);
 
+/** EMULATOR_HEADER marks every answer of costgate's own emulator (emulator/http.ts). */
+export const EMULATOR_HEADER = "x-costgate-emulator";
+
 let runBudget: RequestBudget | undefined;
+let emulatorListener: ((origin: string) => void) | undefined;
+
+/**
+ * onEmulatorAnswer registers what to do when an answer carries {@link EMULATOR_HEADER} (the command
+ * line says once on stderr that it talks to the emulator); `undefined` removes it. It is called with
+ * the origin (`http://127.0.0.1:PORT`) of every such answer.
+ */
+export function onEmulatorAnswer(listener: ((origin: string) => void) | undefined): void {
+  emulatorListener = listener;
+}
 let warnedPlain = false;
 
 /** warnPlainTls says once that TLS settings do nothing for an http:// URL (no TLS there to verify). */
@@ -168,6 +181,7 @@ interface RawResponse {
   status: number;
   headers: Record<string, string | undefined>;
   text: string;
+  repeated: string[];
 }
 
 const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
@@ -217,8 +231,12 @@ async function attempt(
     await new Promise((resolve) => setImmediate(resolve));
     // names come in lower case; repeated headers as a list
     const flat: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v.join(", ") : v;
-    return { status: res.statusCode, headers: flat, text };
+    const repeated: string[] = [];
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (Array.isArray(v) && v.length > 1) repeated.push(k);
+      flat[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    return { status: res.statusCode, headers: flat, text, repeated };
   } catch (e) {
     if (callerSignal?.aborted)
       throw new AttemptFailure(callerSignal.reason ?? e, responded, undefined, undefined, true);
@@ -358,13 +376,18 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     }
     if ("failure" in outcome)
       throw toError(outcome.failure, info, t, n, maxBytes, proxy) as NetworkError | ResponseError;
-    const raw = outcome.raw;
+    const { repeated, ...raw } = outcome.raw;
     // an issued token (X-Subject-Token) is a secret of the run from now on
     for (const [k, v] of Object.entries(raw.headers)) {
       if (v !== undefined && SECRET_HEADERS.has(k)) rememberSecret(...credentialsOf(v));
     }
     const requestId = raw.headers["x-openstack-request-id"] ?? raw.headers["x-request-id"];
     const res: HttpResponse = { ...raw, requestId, info, attempts: n };
+    if (repeated.length > 0) res.repeatedHeaders = repeated;
+    if (raw.headers[EMULATOR_HEADER] !== undefined) {
+      res.emulator = true;
+      emulatorListener?.(target.origin);
+    }
     if (retryAfterMs !== undefined) res.retryAfterMs = retryAfterMs;
     if (proxy) res.proxy = { shown: proxy.shown, from: proxy.from };
     return res;

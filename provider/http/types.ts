@@ -38,6 +38,10 @@ export interface HttpResponse {
   attempts: number;
   /** What the response's `Retry-After` asks to wait, in ms, when it has one. */
   retryAfterMs?: number;
+  /** Header names the response carried more than once (their values are joined with ", " in `headers`). */
+  repeatedHeaders?: string[];
+  /** True when the answer carries the costgate emulator's marker header (`X-Costgate-Emulator`). */
+  emulator?: boolean;
   /** The proxy it came through, if any (without credentials). */
   proxy?: { shown: string; from: string };
 }

@@ -44,7 +44,25 @@ function statusError(
   return auth ? new AuthError(message, init) : new HttpError(message, init);
 }
 
-function parseTokenBody(res: HttpResponse): TokenInfo {
+/** The longest X-Subject-Token taken: Fernet tokens are 180–250 characters, JWS about 300–600. */
+export const MAX_TOKEN_CHARS = 8192;
+/** The furthest ahead an `expires_at` may be: Keystone's default is an hour, operators choose days. */
+export const MAX_TOKEN_LIFETIME_MS = 366 * 24 * 3600_000;
+/** token68 (RFC 7235): what Fernet, JWS, UUID and PKIZ tokens are made of; no space, comma or control. */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+function refused(res: HttpResponse, what: string): ResponseError {
+  return new ResponseError(
+    `Keystone's answer to ${res.info.method} ${res.info.url} is refused: ${what}; nothing was stored. Is this a Keystone v3 endpoint, and is the path to it (proxy, load balancer) passing answers unchanged?`,
+    { request: res.info, status: res.status, requestId: res.requestId },
+  );
+}
+
+/**
+ * parseTokenBody reads and checks a token body (see results.ts for the rules); `issued` adds the checks
+ * of a new token: its `expires_at` is in the future. Either way it is at most a year away.
+ */
+function parseTokenBody(res: HttpResponse, issued: boolean, now = Date.now()): TokenInfo {
   const json = parseJson(res.text);
   if (json === undefined) {
     throw new ResponseError(
@@ -54,14 +72,37 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
   }
   const parsed = TokenBodySchema.safeParse(json);
   if (!parsed.success) {
+    const issue = parsed.error.issues[0];
     // the path holds the server's keys: shown short and clean
-    const where = endpointText(parsed.error.issues[0]?.path.join(".") ?? "token", [], 100);
+    const where = issue?.path.length ? endpointText(issue.path.join("."), [], 100) : "token";
+    throw refused(res, `${where} ${issue?.message ?? "is not as expected"}`);
+  }
+  const info = toTokenInfo(parsed.data);
+  const expires = Date.parse(info.expiresAt);
+  if (issued && expires <= now) throw refused(res, "token.expires_at is in the past for a token just issued");
+  if (expires > now + MAX_TOKEN_LIFETIME_MS) throw refused(res, "token.expires_at is more than a year away");
+  return info;
+}
+
+/** subjectTokenOf reads the one X-Subject-Token of an issue answer and checks its form. */
+function subjectTokenOf(res: HttpResponse): string {
+  const id = res.headers["x-subject-token"];
+  if (!id) {
     throw new ResponseError(
-      `Keystone's token body from ${res.info.url} is not as expected (at ${where}); is this a Keystone v3 endpoint?`,
+      `Keystone answered ${res.status} to POST ${res.info.url} without an X-Subject-Token header; a proxy may be stripping it`,
       { request: res.info, status: res.status, requestId: res.requestId },
     );
   }
-  return toTokenInfo(parsed.data);
+  if (res.repeatedHeaders?.includes("x-subject-token"))
+    throw refused(res, "it has more than one X-Subject-Token header");
+  if (id.length > MAX_TOKEN_CHARS)
+    throw refused(res, `the X-Subject-Token header is longer than ${MAX_TOKEN_CHARS} characters`);
+  if (!TOKEN68.test(id))
+    throw refused(
+      res,
+      "the X-Subject-Token header is not a token (only letters, digits and - . _ ~ + / = are taken; no spaces, commas or control characters)",
+    );
+  return id;
 }
 
 /** secretOf is the credential of an auth method: Keystone's 400 messages can echo the request body. */
@@ -112,14 +153,8 @@ export async function issueToken(endpoint: IdentityEndpoint, method: AuthMethod)
           : "";
     throw statusError(res, hint, [secretOf(m)], refused);
   }
-  const id = res.headers["x-subject-token"];
-  if (!id) {
-    throw new ResponseError(
-      `Keystone answered ${res.status} to POST ${res.info.url} without an X-Subject-Token header; a proxy may be stripping it`,
-      { request: res.info, status: res.status, requestId: res.requestId },
-    );
-  }
-  return { id, ...parseTokenBody(res) };
+  const id = subjectTokenOf(res);
+  return { id, ...parseTokenBody(res, true) };
 }
 
 type TokenOutcome = { res: HttpResponse; valid: boolean };
@@ -159,7 +194,7 @@ export async function validateToken(
   authToken: string = subjectToken,
 ): Promise<TokenInfo | null> {
   const out = await subjectRequest(endpoint, "GET", subjectToken, authToken);
-  return out.valid ? parseTokenBody(out.res) : null;
+  return out.valid ? parseTokenBody(out.res, false) : null;
 }
 
 /** checkToken is the cheap form of validateToken (HEAD /v3/auth/tokens): true when the token is valid. */

@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
+import { emulatorNotice } from "../identity/conformance";
 
 const ROOT = resolve(__dirname, "../..");
 const BIN = join(ROOT, "bin", "costgate");
@@ -75,7 +76,7 @@ describe("bin/costgate", () => {
 
   it("issues a token when run as a command", async () => {
     const r = await run(BIN, ["token"]);
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(emulatorNotice(emu.url));
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toMatch(TOKEN);
   });

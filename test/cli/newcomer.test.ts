@@ -51,7 +51,7 @@ describe("exit codes and messages", () => {
   it("a full disk is an I/O error (exit 4) with a message, not a stack trace", async () => {
     const r = await sh('"$COSTGATE" balance --project-id 4242 --json > /dev/full', billing);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^costgate: error: cannot write the output \(ENOSPC\): the disk is full/);
+    expect(r.stderr).toMatch(/^costgate: error: cannot write the output \(ENOSPC\): the disk is full/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

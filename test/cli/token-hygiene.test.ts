@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { checkToken, issueToken } from "../../provider/identity/tokens";
+import { emulatorNotice } from "../identity/conformance";
 import "../keystone/env";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
@@ -129,7 +130,8 @@ function hygiene(label: string, target: () => Target) {
       const input = how === "stdin" || how === "-" ? `${token}\n` : undefined;
       const r = await start(args, { OS_AUTH_URL: target().authUrl, ...extra }, input).done;
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe("costgate: the token is revoked\n");
+      const notice = label === "emulator" ? emulatorNotice(new URL(target().authUrl).origin) : "";
+      expect(r.stderr).toBe(`${notice}costgate: the token is revoked\n`);
       expect(r.stdout).toBe("");
       expect(await checkToken(ep(), token)).toBe(false);
     });

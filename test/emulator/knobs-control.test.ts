@@ -21,7 +21,10 @@ afterEach(() => emu.resetKnobs());
 afterAll(() => emu.close());
 
 const control = (method: string, body?: string) =>
-  call(`${emu.url}${KNOBS_PATH}`, body === undefined ? { method } : { method, body });
+  call(
+    `${emu.url}${KNOBS_PATH}`,
+    body === undefined ? { method } : { method, body, headers: { "Content-Type": "application/json" } },
+  );
 
 describe("applyKnobs", () => {
   it("sets the knobs named, removes those given as null, and restores a representation's default", () => {
@@ -143,6 +146,7 @@ describe("costgate emulator --knobs", () => {
       expect(refused.stderr).toMatch(/answered 503 .* try again later \(it asks to wait 30 s\)/);
       const cleared = await call(`${info.url}${KNOBS_PATH}`, {
         method: "PUT",
+        headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ billing: { status: null, retryAfter: null } }),
       });
       expect(cleared.status).toBe(200);

@@ -20,6 +20,7 @@ const target = (): IdentityTarget => {
   const cred = emu.seed.applicationCredentials.demo;
   const project = emu.seed.projects.demo;
   return {
+    emulator: true,
     authUrl: emu.identityUrl,
     appCredId: cred.id,
     appCredSecret: cred.secret,

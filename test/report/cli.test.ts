@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { addDays, isoDay } from "../../provider/billing/periods";
-import { runCli } from "../identity/conformance";
+import { emulatorNotice, runCli } from "../identity/conformance";
 import { ANSI } from "./fixtures";
 
 let emu: Emulator;
@@ -43,7 +43,7 @@ describe("costgate report", () => {
   it("prints the terminal report piped: no color codes, 80 columns, no progress on stderr", async () => {
     const r = await runCli(["report", "--project-id", "777", ...budget], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(emulatorNotice(emu.url));
     expect(r.stdout).not.toMatch(ANSI);
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/Project 777 \(openstack\)/);
@@ -193,7 +193,8 @@ describe("costgate report", () => {
       COSTGATE_BILLING_TOKEN: "canary-wrong",
     });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^costgate: error: .*X-User-Token/);
+    expect(r.stderr).toMatch(/^costgate: error: .*X-User-Token/m);
+    expect(r.stderr.startsWith(emulatorNotice(emu.url))).toBe(true);
     expect(r.stderr).not.toContain("canary-wrong");
     expect(r.stdout).toBe("");
   });

@@ -11,7 +11,7 @@ import { isNetworkError } from "../../provider/errors";
 import type { AuthMethod } from "../../provider/identity/auth";
 import { checkToken, issueToken, revokeToken } from "../../provider/identity/tokens";
 import { type ProviderHost, useProviderHost } from "../helpers/provider-host";
-import { runCli } from "../identity/conformance";
+import { emulatorNotice, runCli } from "../identity/conformance";
 import { appCredInputs, URN } from "../lifecycle/lifecycle";
 import { type HttpsFront, startHttpsFront } from "./https-front";
 
@@ -106,7 +106,7 @@ describe("costgate token", () => {
       const r = await runCli(["token", ...args], { ...env, ...extra });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^gAAAAAB\S+\n$/);
-      expect(r.stderr).toBe("");
+      expect(r.stderr).toBe(emulatorNotice(front.url));
     }
   });
 
