@@ -4,7 +4,7 @@
  */
 import { AuthError, HttpError, ResponseError } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
-import { endpointText } from "../text";
+import { endpointText, scrubValue } from "../text";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
@@ -61,7 +61,9 @@ function parseTokenBody(res: HttpResponse): TokenInfo {
       { request: res.info, status: res.status, requestId: res.requestId },
     );
   }
-  return toTokenInfo(parsed.data);
+  // names, roles, audit ids and the catalog are stored in plaintext state and printed: an endpoint that
+  // echoes the request into them must not put a credential there
+  return scrubValue(toTokenInfo(parsed.data));
 }
 
 /** secretOf is the credential of an auth method: Keystone's 400 messages can echo the request body. */
