@@ -36,7 +36,10 @@ function statusError(
   const said = keystoneMessage(res);
   const apiMessage =
     said === undefined ? undefined : endpointText((said.split("\n")[0] ?? said).trim(), secrets);
-  const hint = given || statusHint(res, "Keystone");
+  // through a proxy, a refusal may be the proxy's own answer, whatever it looks like: both are said
+  const viaProxy = res.proxy !== undefined && (res.status === 403 || res.status === 407);
+  const hint =
+    given && viaProxy ? `${given}; or ${statusHint(res, "Keystone")}` : given || statusHint(res, "Keystone");
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
   const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;
