@@ -170,14 +170,14 @@ interface Matcher {
   windows: Map<number, Set<string>>;
 }
 
-function matcherFor(secrets: readonly string[]): Matcher {
+function matcherFor(secrets: readonly string[], minFragment = MIN_FRAGMENT): Matcher {
   const windows = new Map<number, Set<string>>();
   // a secret is looked for as given and as text looks once its control characters are stripped
   const all = secrets.flatMap((s) => (typeof s === "string" ? [s, stripControls(s, true)] : []));
   for (const secret of new Set(all)) {
     if (secret.length < MIN_SECRET) continue;
     for (const form of textForms(secret)) {
-      const k = Math.min(form.length, fragmentLength(secret.length));
+      const k = Math.min(form.length, Math.max(minFragment, fragmentLength(secret.length)));
       const set = windows.get(k) ?? new Set<string>();
       for (let i = 0; i + k <= form.length; i++) set.add(form.slice(i, i + k));
       windows.set(k, set);
@@ -285,7 +285,10 @@ function decodedViews(text: string): string[] {
  * holds one, the whole text is cut. `found` tells whether anything was.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): { text: string; found: boolean } {
-  const m = matcherFor(secrets);
+  return scrubWith(text, matcherFor(secrets));
+}
+
+function scrubWith(text: string, m: Matcher): { text: string; found: boolean } {
   if (m.windows.size === 0) return { text, found: false };
   const ranges = [...fragmentRanges(text, m), ...encodedRanges(text, m, 1)].sort((a, b) => a[0] - b[0]);
   let out = text;
@@ -308,6 +311,36 @@ export function scrubSecrets(text: string, secrets: readonly string[]): { text: 
   }
   if (decodedViews(out).some((v) => holds(v, m, 1))) return { text: REDACTED, found: true };
   return { text: out, found: ranges.length > 0 };
+}
+
+/** The most strings of a value {@link scrubValue} looks into; any further string is cut whole. */
+const MAX_VALUE_STRINGS = 10_000;
+
+/**
+ * scrubValue is `value` (plain JSON data an endpoint sent: a token body's names, roles, audit ids,
+ * catalog) with every string that holds a secret of the run (or of `secrets`) scrubbed as
+ * {@link scrubSecrets} does, except that fragments shorter than 12 characters are left (a short
+ * password must not shred a catalog URL that happens to share a few letters with it). Strings
+ * without a secret, and the shape of the value, are kept. Data that is stored in plaintext (Pulumi
+ * state) or printed goes through it.
+ *
+ * @example scrubValue({ user: { name: "you sent s3cret-password" } }, ["s3cret-password"]);
+ * // { user: { name: "you sent <redacted>" } }
+ */
+export function scrubValue<T>(value: T, secrets: readonly string[] = []): T {
+  const m = matcherFor([...remembered, ...secrets], MAX_FRAGMENT);
+  if (m.windows.size === 0) return value;
+  // the common case: nothing anywhere, found with one pass over the whole value
+  const whole = JSON.stringify(value) ?? "";
+  if (!scrubWith(whole, m).found) return value;
+  let budget = MAX_VALUE_STRINGS;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return budget-- > 0 ? scrubWith(v, m).text : REDACTED;
+    if (v === null || typeof v !== "object" || depth > 32) return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrubWith(k, m).text, walk(x, depth + 1)]));
+  };
+  return walk(value, 0) as T;
 }
 
 /**

@@ -121,7 +121,7 @@ function statusError(res: HttpResponse, apiMessages: string[]): HttpError {
   const proxyRefused = res.proxy !== undefined && res.status === 403 && apiMessages.length === 0;
   const hint =
     res.status === 403 && !proxyRefused
-      ? "the access token's role may not read billing; use a token with the Administrator or Accountant role"
+      ? `the access token's role may not read billing; use a token with the Administrator or Accountant role${res.proxy ? `; or ${statusHint(res, "the endpoint")}` : ""}`
       : res.status === 404
         ? "no billing endpoint at this address; check COSTGATE_BILLING_URL (the base URL: costgate adds /bill/graphql)"
         : statusHint(res, "the endpoint");

@@ -110,10 +110,14 @@ export function toError(
   let message: string;
   if (proxy && refused !== undefined) {
     const hint =
-      refused === 407
-        ? "it asks for credentials: put them in the proxy URL (http://user:password@host:port)"
-        : `check ${proxy.from} and the proxy's rules for this host, or add the host to NO_PROXY`;
-    message = `the proxy ${proxy.shown} (${proxy.from}) refused the ${info.service} request with HTTP ${refused}: ${what}${tries} — ${hint}`;
+      refused !== 407
+        ? `check ${proxy.from} and the proxy's rules for this host, or add the host to NO_PROXY`
+        : hasUserInfo(proxy.url)
+          ? `check the user and password in ${proxy.from} (percent-encode @ : / % and spaces in them)`
+          : "it asks for credentials: put them in the proxy URL (http://user:password@host:port)";
+    // an https:// endpoint is reached through a CONNECT tunnel: the proxy's answer to it is all there is
+    const connect = info.url.startsWith("https:") ? `the proxy refused the CONNECT with ${refused}: ` : "";
+    message = `the proxy ${proxy.shown} (${proxy.from}) refused the ${info.service} request with HTTP ${refused}: ${what}${tries} — ${connect}${hint}`;
   } else if (f.responded) {
     message = `the answer broke off while reading the ${info.service} endpoint's response${viaText(proxy)} (${reason}): ${what}${tries}`;
   } else if (f.code?.startsWith("HPE_") || (e instanceof Error && e.name === "HTTPParserError")) {
@@ -127,6 +131,16 @@ export function toError(
     message = `cannot reach the ${info.service} endpoint${viaText(proxy)} (${reason}): ${what}${tries}${tlsHint(f.code, e)}`;
   }
   return new NetworkError(message, { request: info, cause: e });
+}
+
+/** hasUserInfo tells whether a proxy URL carries credentials (never what they are). */
+function hasUserInfo(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== "" || u.password !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** tlsHint says what a certificate error code (DEPTH_ZERO_SELF_SIGNED_CERT, ...) means and what to do. */

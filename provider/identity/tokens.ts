@@ -4,7 +4,7 @@
  */
 import { AuthError, HttpError, ResponseError } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
-import { endpointText } from "../text";
+import { endpointText, scrubValue } from "../text";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
 import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
@@ -36,7 +36,10 @@ function statusError(
   const said = keystoneMessage(res);
   const apiMessage =
     said === undefined ? undefined : endpointText((said.split("\n")[0] ?? said).trim(), secrets);
-  const hint = given || statusHint(res, "Keystone");
+  // through a proxy, a refusal may be the proxy's own answer, whatever it looks like: both are said
+  const viaProxy = res.proxy !== undefined && (res.status === 403 || res.status === 407);
+  const hint =
+    given && viaProxy ? `${given}; or ${statusHint(res, "Keystone")}` : given || statusHint(res, "Keystone");
   const detail = apiMessage ? `: ${apiMessage}` : ` with ${describeBody(res)}`;
   const rid = res.requestId ? ` (request id ${res.requestId})` : "";
   const message = `Keystone answered ${res.status} to ${res.info.method} ${res.info.url}${detail}${hint ? ` — ${hint}` : ""}${rid}`;
@@ -77,7 +80,9 @@ function parseTokenBody(res: HttpResponse, issued: boolean, now = Date.now()): T
     const where = issue?.path.length ? endpointText(issue.path.join("."), [], 100) : "token";
     throw refused(res, `${where} ${issue?.message ?? "is not as expected"}`);
   }
-  const info = toTokenInfo(parsed.data);
+  // names, roles, audit ids and the catalog are stored in plaintext state and printed: an endpoint that
+  // echoes the request into them must not put a credential there
+  const info = scrubValue(toTokenInfo(parsed.data));
   const expires = Date.parse(info.expiresAt);
   if (issued && expires <= now) throw refused(res, "token.expires_at is in the past for a token just issued");
   if (expires > now + MAX_TOKEN_LIFETIME_MS) throw refused(res, "token.expires_at is more than a year away");
