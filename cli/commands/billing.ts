@@ -6,6 +6,7 @@ import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods"
 import { parseProduct, productName } from "../../provider/billing/products";
 import { limitRequests } from "../../provider/http";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
+import { safeJson } from "../../provider/text";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
@@ -95,7 +96,7 @@ export async function balanceCommand(o: Opts): Promise<number> {
   const ep = billingEndpointFrom(o);
   const b = await getBalance(ep, q);
   if (o["json"]) {
-    process.stdout.write(`${JSON.stringify(b, null, 2)}\n`);
+    process.stdout.write(`${safeJson(b, 2)}\n`);
   } else {
     process.stdout.write(
       `Project ${b.projectId} (${productName(b.productId)}): balance ${money(b.balance)}, bonuses ${money(b.bonuses)} (at ${b.fetchedAt})\n`,
@@ -129,7 +130,7 @@ export async function usageCommand(o: Opts): Promise<number> {
   const ep = billingEndpointFrom(o);
   const u = await getConsumption(ep, q);
   if (o["json"]) {
-    process.stdout.write(`${JSON.stringify(u, null, 2)}\n`);
+    process.stdout.write(`${safeJson(u, 2)}\n`);
   } else if (o["csv"]) {
     const rows = [
       "day,totalAmount,totalBonuses",

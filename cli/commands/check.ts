@@ -19,7 +19,7 @@ import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
 import { checkProject, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
-import { cleanText } from "../../provider/text";
+import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { inputLimitFrom, writeOutputs } from "../files";
 import { VERDICT_ICON } from "../report/markdown";
@@ -264,7 +264,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   const verdict = failed ? "fail" : unreachable ? "unknown" : unjudged ? "none" : "pass";
   if (o["json"]) {
     process.stdout.write(
-      `${JSON.stringify({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, null, 2)}\n`,
+      `${safeJson({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, 2)}\n`,
     );
   } else {
     for (const r of results) {

@@ -3,6 +3,7 @@
  */
 import { issueToken } from "../../provider/identity/tokens";
 import { resolveIdentitySettings } from "../../provider/settings";
+import { safeJson } from "../../provider/text";
 import { identityArgsFrom } from "../identity-options";
 
 export async function tokenCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
@@ -21,7 +22,7 @@ export async function tokenCommand(opts: Record<string, string | boolean | undef
       auditIds: token.auditIds,
       applicationCredential: token.applicationCredential ?? null,
     };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    process.stdout.write(`${safeJson(out, 2)}\n`);
   } else {
     process.stdout.write(`${token.id}\n`);
   }

@@ -1,6 +1,8 @@
 /**
  * The report as JSON, for scripts.
  */
+
+import { safeJson } from "../../provider/text";
 import type { Report } from "./model";
 
 /**
@@ -65,5 +67,5 @@ export function forecastJson(r: Report) {
 
 /** renderJson writes reportJson, indented, with a final newline. */
 export function renderJson(r: Report): string {
-  return `${JSON.stringify(reportJson(r), null, 2)}\n`;
+  return `${safeJson(reportJson(r), 2)}\n`;
 }
