@@ -23,7 +23,7 @@ import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { inputLimitFrom, writeOutputs } from "../files";
 import { VERDICT_ICON } from "../report/markdown";
-import { statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
+import { dataNotes, statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
 import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
 
@@ -115,7 +115,7 @@ function projectIds(o: Opts): number[] {
   return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
 }
 
-function render(e: Evaluation): string {
+function render(e: Evaluation, notes: string[] = []): string {
   const lines = [`Project ${e.projectId}: ${verdictSentence(e)}`];
   for (const f of e.findings) {
     const unset = f.status === "not-configured";
@@ -125,6 +125,7 @@ function render(e: Evaluation): string {
       : f.message;
     lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
   }
+  for (const n of notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
 }
 
@@ -184,7 +185,9 @@ function annotations(e: Evaluation): string {
 }
 
 /** summaryMarkdown is the check as Markdown for GITHUB_STEP_SUMMARY: one table per project. */
-function summaryMarkdown(results: { projectId: number; evaluation?: Evaluation; error?: string }[]): string {
+function summaryMarkdown(
+  results: { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] }[],
+): string {
   const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const out: string[] = [];
   for (const r of results) {
@@ -200,6 +203,7 @@ function summaryMarkdown(results: { projectId: number; evaluation?: Evaluation; 
       "| --- | --- | --- | --- |",
       ...e.findings.map((f) => `| \`${f.rule}\` | ${f.level} | ${statusWord(f)} | ${cell(f.message)} |`),
       "",
+      ...(r.notes ?? []).map((n) => `Note: ${cell(n)}\n`),
     );
   }
   return `${out.join("\n")}\n`;
@@ -244,12 +248,15 @@ export async function checkCommand(o: Opts): Promise<number> {
   const now = new Date();
   const asOf = typeof o["asOf"] === "string" ? parseAsOf(o["asOf"], "--as-of", now) : undefined;
   const limit = pLimit(concurrency);
+  type Result = { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] };
   const results = await Promise.all(
     targets.map(({ projectId, config }) =>
-      limit(async () => {
+      limit(async (): Promise<Result> => {
         try {
           const r = await checkProject(ep, { projectId, product, config, now, ...(asOf ? { asOf } : {}) });
-          return { projectId, evaluation: r.evaluation };
+          // refunds and days answered twice are kept in the figures: say so beside the verdict
+          const notes = dataNotes(r.consumption);
+          return { projectId, evaluation: r.evaluation, ...(notes.length > 0 ? { notes } : {}) };
         } catch (error) {
           if (isConfigError(error)) throw error;
           return { projectId, error: error instanceof Error ? error.message : String(error) };
@@ -268,7 +275,9 @@ export async function checkCommand(o: Opts): Promise<number> {
     );
   } else {
     for (const r of results) {
-      process.stdout.write(r.evaluation ? `${render(r.evaluation)}\n` : `Project ${r.projectId}: UNKNOWN\n`);
+      process.stdout.write(
+        r.evaluation ? `${render(r.evaluation, r.notes)}\n` : `Project ${r.projectId}: UNKNOWN\n`,
+      );
       if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${cleanText(r.error)}\n`);
     }
   }

@@ -253,6 +253,19 @@ describe("the costgate command exits 3 naming the field, the day and the value",
     const body = JSON.parse(json.stdout);
     expect(body.consumption?.refundDays ?? body.refundDays).toEqual([items[10]?.day]);
   });
+
+  it("check says so beside its verdict, in text and --json", async () => {
+    const items = steadyItems(30);
+    items[10] = { day: items[10]?.day, totalAmount: "-250.00" };
+    items.push({ day: items[20]?.day, totalAmount: "40.00" });
+    serve(consumptionAnswer(items));
+    const text = await runCli(["check", "--project-id", "777", "--min-balance", "1"], env());
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`note: 1 refund (negative, kept in the total): ${items[10]?.day}`);
+    expect(text.stdout).toContain(`answered twice, summed: ${items[20]?.day}`);
+    const json = await runCli(["check", "--project-id", "777", "--min-balance", "1", "--json"], env());
+    expect(JSON.parse(json.stdout).projects[0].notes).toHaveLength(2);
+  });
 });
 
 describe("the budget pack reports an unreadable amount as a violation, never a stack trace", () => {
