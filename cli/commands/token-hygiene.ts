@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { type IdentityEndpoint, issueToken, revokeToken } from "../../provider/identity/tokens";
 import { resolveIdentityEndpoint, resolveIdentitySettings } from "../../provider/settings";
 import { UsageError } from "../errors";
-import { identityArgsFrom } from "../identity-options";
+import { withIdentityFlags } from "../identity-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
@@ -52,7 +52,7 @@ async function tokenToRevoke(arg: string | undefined): Promise<string> {
 
 /** revokeCommand is `costgate token revoke [TOKEN]`: the token revokes itself (no credential needed). */
 export async function revokeCommand(arg: string | undefined, o: Opts): Promise<number> {
-  const ep: IdentityEndpoint = resolveIdentityEndpoint(identityArgsFrom(o));
+  const ep: IdentityEndpoint = withIdentityFlags(o, (a) => resolveIdentityEndpoint(a));
   const token = await tokenToRevoke(arg);
   const revoked = await revokeToken(ep, token);
   process.stderr.write(
@@ -85,7 +85,7 @@ export async function execCommand(command: string[], o: Opts): Promise<number> {
       "exec: give the command to run after --, e.g. costgate exec -- openstack server list",
     );
   }
-  const s = resolveIdentitySettings(identityArgsFrom(o));
+  const s = withIdentityFlags(o, (a) => resolveIdentitySettings(a));
   const ep: IdentityEndpoint = { authUrl: s.authUrl, transport: s.transport };
   const token = await issueToken(ep, s.auth);
   const env: NodeJS.ProcessEnv = { ...process.env, OS_TOKEN: token.id, OS_AUTH_URL: s.authUrl };
