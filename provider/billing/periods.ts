@@ -171,7 +171,7 @@ export function parsePeriod(from: unknown, to: unknown, options: Date | PeriodOp
   if (f.at.getTime() > end.getTime() && f.at.getTime() > now.getTime()) {
     throw new ConfigError(
       names.from,
-      `${formatInstant(f.at)} is in the future (it is now ${formatInstant(now)}); give a start of ${isoDay(now)} or earlier`,
+      `${f.dateOnly ? isoDay(f.at) : formatInstant(f.at)} is in the future (it is now ${formatInstant(now)}); give a start of ${isoDay(now)} or earlier`,
     );
   }
   if (f.at.getTime() > end.getTime()) {

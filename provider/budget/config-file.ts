@@ -264,7 +264,9 @@ export function parseCostgateConfig(
   const last = issue.path.at(-1);
   const got = valueAt(input, issue.path);
   let message: string;
-  if (issue.path.length === 1 && last === "projects") {
+  if (issue.code === "custom") {
+    throw new ConfigError(`${at(filePath)}${name || source}`, issue.message);
+  } else if (issue.path.length === 1 && last === "projects") {
     message =
       issue.code === "too_small" ? `lists no project; write ${PROJECTS_FORMS}` : `expected ${PROJECTS_FORMS}`;
   } else if (issue.path[0] === "projects" && issue.path.length === 2) {
@@ -278,9 +280,7 @@ export function parseCostgateConfig(
     message = e.message.slice(e.field.length + 2);
     if (isZodWording(message)) message = "is not valid here; see schema/costgate-config.schema.json";
   }
-  const withGot =
-    issue.code === "custom" && /not both/.test(message) ? message : `${message}; got ${shown(got)}`;
-  throw new ConfigError(`${at(filePath)}${name || source}`, withGot);
+  throw new ConfigError(`${at(filePath)}${name || source}`, `${message}; got ${shown(got)}`);
 }
 
 /** readCostgateConfig reads and validates a JSON or YAML file (by its extension; JSON is YAML too). */
