@@ -92,11 +92,15 @@ export function amountProblem(n: number, decimals = 2): string | undefined {
 
 const finite = () => z.number({ error: "must be a finite number" });
 const atLeast = (min: number) => finite().min(min, `must be ${min} or more`);
-const amount = (decimals = 2) =>
-  atLeast(0).check((ctx) => {
-    const problem = amountProblem(ctx.value, decimals);
-    if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-  });
+const amount = () =>
+  atLeast(0)
+    .max(MAX_AMOUNT, amountProblem(MAX_AMOUNT * 10) ?? "")
+    // the JSON Schema says it too; the check below also catches what zod's float-tolerant test lets by
+    .multipleOf(0.01, amountProblem(0.001) ?? "")
+    .check((ctx) => {
+      const problem = amountProblem(ctx.value);
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+    });
 const wholeDays = (min: number, max: number) =>
   finite()
     .int("must be a whole number of days")
