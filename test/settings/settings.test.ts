@@ -85,7 +85,9 @@ describe("resolveIdentitySettings", () => {
     expect(() => resolveIdentitySettings({ authUrl: "ftp://a" }, { OS_AUTH_URL: "ftp://e" })).toThrowError(
       /^authUrl: must be an http\(s\) URL/,
     );
-    expect(() => resolveIdentitySettings({}, { OS_AUTH_URL: "ftp://e" })).toThrowError(/^OS_AUTH_URL: must be/);
+    expect(() => resolveIdentitySettings({}, { OS_AUTH_URL: "ftp://e" })).toThrowError(
+      /^OS_AUTH_URL: must be/,
+    );
     expect(() => resolveIdentitySettings({ cloud: "a" }, file)).toThrowError(
       /^clouds.yaml clouds.a.auth.auth_url: must be an http\(s\) URL/,
     );
