@@ -68,8 +68,8 @@ export const DEFAULT_SPIKE_FACTOR = 2;
  * 10^12 currency units. Past it a figure is a typo, and doubles stop holding cents exactly.
  */
 export const MAX_AMOUNT = 1e12;
-/** MAX_RUNWAY_DAYS is the largest `minRunwayDays` accepted: a hundred years. */
-export const MAX_RUNWAY_DAYS = 36_525;
+/** MAX_RUNWAY_DAYS is the largest `minRunwayDays` accepted: a million days (past it, a typo). */
+export const MAX_RUNWAY_DAYS = 1_000_000;
 /** MAX_SPIKE_FACTOR is the largest `spikeFactor` accepted: a day a thousand times the median. */
 export const MAX_SPIKE_FACTOR = 1000;
 

@@ -89,7 +89,7 @@ describe("refused before anything is sent (exit 2)", () => {
       "a runway of 10^20 days",
       () => ["check", "--project-id", "4242", "--min-runway-days", "100000000000000000000"],
       {},
-      /^costgate: error: --min-runway-days: must be at most 36525 days/,
+      /^costgate: error: --min-runway-days: must be at most 1000000 days/,
     ],
     [
       "the map form keyed by __proto__",
