@@ -142,6 +142,29 @@ describe("refused before anything is sent (exit 2)", () => {
   });
 });
 
+describe("cost's amounts are bounded as the thresholds are", () => {
+  const preview = join(__dirname, "../fixtures/preview");
+  it.each([
+    ["--max-monthly-increase", "100000000000000000000", /is more than 1,000,000,000,000/],
+    ["--quiet-below", "0.001", /has more than 2 decimals/],
+  ])("%s %s", async (flag, value, message) => {
+    const r = await runCli(
+      [
+        "cost",
+        "--preview",
+        join(preview, "all-ops.json"),
+        "--rate-card",
+        join(preview, "rate-card.yaml"),
+        flag,
+        value,
+      ],
+      {},
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^costgate: error: ${flag}: "${value}" ${message.source}`));
+  });
+});
+
 describe("projects as a map keyed by project id", () => {
   it("checks each project it names with its own thresholds", async () => {
     const before = server.requests.length;
