@@ -7,14 +7,13 @@
  */
 import { z } from "zod";
 import { type DataDocument, readDataDocument } from "../data-file";
-import { ConfigError } from "../errors";
+import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { currencySchema, type RateCard, rateCardSchema } from "../pricing/rate-card";
 import {
   type BudgetConfig,
   budgetConfigSchema,
   configuredGates,
-  isZodWording,
   RULE_SETTINGS,
   THRESHOLD_OF,
   zodToConfigError,

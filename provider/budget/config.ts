@@ -4,7 +4,7 @@
  * serialization; see PULUMI-NOTES.md).
  */
 import { z } from "zod";
-import { ConfigError } from "../errors";
+import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import type { Level, RuleName } from "./types";
 
@@ -258,15 +258,6 @@ export function zodToConfigError(err: z.ZodError, root: string): ConfigError {
   const field = path.length > 0 ? path.join(".") : root;
   const message = issue.code === "invalid_type" && path.length === 0 ? "must be an object" : ownWords(issue);
   return new ConfigError(field, message);
-}
-
-/**
- * isZodWording tells a message zod wrote ("Invalid input: expected array, received object") from one
- * a schema of costgate's gave: zod's are never shown.
- * @internal
- */
-export function isZodWording(message: string): boolean {
-  return /^(Invalid|Too (big|small)|Unrecognized|Expected)\b/.test(message);
 }
 
 const TYPE_WORDS: Record<string, string> = {
