@@ -146,11 +146,16 @@ const EXPECTED: Record<string, string> = {
 const PROJECTS_FORMS =
   'a list, e.g. projects: [{ projectId: 4242, monthlyBudget: 45000 }], or a map keyed by project id, e.g. projects: { "4242": { monthlyBudget: 45000 } }';
 
-/** shown is a value as the file gave it, short. */
+/**
+ * shown is a value as the file gave it, when short: a long text is described, not quoted (a token
+ * pasted into the wrong field must not reach a CI log), and a list or mapping by its kind.
+ */
 function shown(v: unknown): string {
   if (v === undefined) return "nothing";
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  if (Array.isArray(v)) return v.length === 0 ? "an empty list" : `a list of ${v.length}`;
+  if (v !== null && typeof v === "object") return "a mapping";
+  if (typeof v === "string" && v.length > 24) return `a text of ${v.length} characters`;
+  return JSON.stringify(v) ?? String(v);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -32,7 +32,7 @@ describe("parseCostgateConfig", () => {
       { levels: { "daily-spike": "loud" } },
       /levels.daily-spike: expected mandatory, advisory or disabled; got "loud"$/,
     ],
-    [[], /^costgate.yaml: must be a mapping of fields, e.g. monthlyBudget: 45000; got \[\]$/],
+    [[], /^costgate.yaml: must be a mapping of fields, e.g. monthlyBudget: 45000; got an empty list$/],
   ])("refuses %j", (value, message) => {
     expect(() => parseCostgateConfig(value, "costgate.yaml")).toThrowError(message);
   });
@@ -205,6 +205,19 @@ describe("the config file's messages", () => {
     expect(got.startsWith(join(dir, message.split(":")[0] ?? ""))).toBe(true);
     expect(got).toContain(message.slice(message.indexOf(":")));
     expect(got).not.toMatch(/Invalid input|expected \w+, received|Unrecognized key/);
+  });
+
+  it("describes a long text instead of quoting it: a token pasted into a field stays out of the log", () => {
+    const token = "gAAAAABl0ngSecretTokenValue1234567890abcdef";
+    const m = (() => {
+      try {
+        parseCostgateConfig({ projectId: 1, minBalance: 1, currency: token }, "c.yaml");
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(m).toMatch(/^c\.yaml: currency: .*; got a text of 43 characters$/);
+    expect(m).not.toContain("Secret");
   });
 
   it("never shows zod's own words, for any value of any field (property)", () => {
