@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: { alias: selfAlias },
   test: {
     globalSetup: ["test/keystone/global-setup.ts"],
+    setupFiles: ["test/helpers/leak-warnings.ts"],
     include: ["test/**/*.test.ts"],
     testTimeout: 30000,
     hookTimeout: 180000,

@@ -14,7 +14,7 @@ export default defineConfig({
       "test/property/inputs.test.ts",
       "test/report/{html,markdown-json,model,progress,terminal}.test.ts",
       "test/proxy/select.test.ts",
-      "test/install/readme-blocks.test.ts",
+      "test/install/{readme-blocks,lockfile}.test.ts",
       "test/preview/*.test.ts",
     ],
     testTimeout: 10000,

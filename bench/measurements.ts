@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Emulator } from "../emulator";
+import { addDays, DEFAULT_MAX_PERIOD_DAYS } from "../provider/billing/periods";
 import type { ForwardProxy } from "../test/proxy/forward-proxy";
 import type { Installed } from "./installed";
 import { interleave, median, runProcess } from "./measure";
@@ -363,7 +364,9 @@ const consumption: Measurement = {
     ctx.emu.knobs.billing.latencyMs = latencyMs;
     const ep = { baseUrl: ctx.emu.billingUrl, token: ctx.emu.seed.billing.token };
     const to = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    const from = `${Number(to.slice(0, 4)) - 3}${to.slice(4)}`;
+    // the longest period read by default (three years and a day), whatever leap days it crosses:
+    // "the same day three years ago" is 1097 days across a 29 February, over the cap
+    const from = addDays(to, -(DEFAULT_MAX_PERIOD_DAYS - 1));
     const q = { projectId: 4242, from, to };
     const { getConsumption } = ctx.installed.require(
       "costgate/billing",

@@ -2,6 +2,7 @@
  * The OpenStack identity flags, as python-openstackclient spells them.
  */
 import type { Command } from "commander";
+import { ConfigError, isConfigError } from "../provider/errors";
 import type { IdentityArgs } from "../provider/settings";
 import { addTransportOptions, transportArgsFrom } from "./transport-options";
 
@@ -31,28 +32,56 @@ export function addIdentityOptions(cmd: Command): Command {
   return addTransportOptions(cmd);
 }
 
+/** The flag of each identity argument, as the library names them. */
+const FLAG_OF_ARG: Readonly<Record<string, string>> = {
+  cloud: "--os-cloud",
+  authUrl: "--os-auth-url",
+  authType: "--os-auth-type",
+  applicationCredentialId: "--os-application-credential-id",
+  applicationCredentialName: "--os-application-credential-name",
+  applicationCredentialSecret: "--os-application-credential-secret",
+  username: "--os-username",
+  userId: "--os-user-id",
+  password: "--os-password",
+  userDomainName: "--os-user-domain-name",
+  userDomainId: "--os-user-domain-id",
+  projectName: "--os-project-name",
+  projectId: "--os-project-id",
+  projectDomainId: "--os-project-domain-id",
+  projectDomainName: "--os-project-domain-name",
+  caCert: "--os-cacert",
+  insecure: "--insecure",
+};
+
+/** The commander key of a flag: --os-auth-url → osAuthUrl. */
+const keyOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
 /** identityArgsFrom turns parsed flags into IdentityArgs (flags win over env and clouds.yaml). */
 export function identityArgsFrom(o: Record<string, string | boolean | undefined>): IdentityArgs {
-  const s = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
-  const args: IdentityArgs = {
-    cloud: s("osCloud"),
-    authUrl: s("osAuthUrl"),
-    authType: s("osAuthType"),
-    applicationCredentialId: s("osApplicationCredentialId"),
-    applicationCredentialName: s("osApplicationCredentialName"),
-    applicationCredentialSecret: s("osApplicationCredentialSecret"),
-    username: s("osUsername"),
-    userId: s("osUserId"),
-    password: s("osPassword"),
-    userDomainName: s("osUserDomainName"),
-    userDomainId: s("osUserDomainId"),
-    projectName: s("osProjectName"),
-    projectId: s("osProjectId"),
-    projectDomainId: s("osProjectDomainId"),
-    projectDomainName: s("osProjectDomainName"),
-    caCert: s("osCacert"),
-    insecure: o["insecure"] === true ? true : undefined,
-    ...transportArgsFrom(o),
-  };
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as IdentityArgs;
+  const args: Record<string, unknown> = {};
+  for (const [arg, flag] of Object.entries(FLAG_OF_ARG)) {
+    const v = o[keyOf(flag)];
+    if (arg === "insecure") {
+      if (v === true) args[arg] = true;
+    } else if (typeof v === "string") args[arg] = v;
+  }
+  return { ...(args as IdentityArgs), ...transportArgsFrom(o) };
+}
+
+/**
+ * withIdentityFlags resolves identity settings from the flags and names a refused setting by the
+ * flag the user typed (`--os-cloud`), not by the library's argument (`cloud`).
+ */
+export function withIdentityFlags<T>(
+  o: Record<string, string | boolean | undefined>,
+  resolve: (args: IdentityArgs) => T,
+): T {
+  const args = identityArgsFrom(o);
+  try {
+    return resolve(args);
+  } catch (e) {
+    const flag = isConfigError(e) ? FLAG_OF_ARG[e.field] : undefined;
+    if (!flag || !isConfigError(e) || e.constructor !== ConfigError || !(e.field in args)) throw e;
+    throw new ConfigError(flag, e.message.slice(e.field.length + 2), { cause: e.cause });
+  }
 }

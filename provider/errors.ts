@@ -143,6 +143,15 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return scrubSecrets(text, secrets).text;
 }
 
+/**
+ * isZodWording tells a message zod wrote ("Invalid input: expected array, received object") from one
+ * a schema of costgate's gave: zod's are never shown.
+ * @internal
+ */
+export function isZodWording(message: string): boolean {
+  return /^(Invalid|Too (big|small)|Unrecognized|Expected)\b/.test(message);
+}
+
 /** isCostgateError tells whether `e` is any error costgate raised on purpose. */
 export function isCostgateError(e: unknown): e is CostgateError {
   return e instanceof CostgateError;

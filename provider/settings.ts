@@ -164,11 +164,15 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
 }
 
 /** fromCloudsYaml reads one cloud from clouds.yaml, merged with its secure.yaml entry. */
-export function fromCloudsYaml(cloud: string, env: NodeJS.ProcessEnv = process.env): Fields {
+export function fromCloudsYaml(
+  cloud: string,
+  env: NodeJS.ProcessEnv = process.env,
+  setting = "OS_CLOUD",
+): Fields {
   const cloudsPath = configSearchPath("clouds", env).find((p) => existsSync(p));
   if (!cloudsPath) {
     throw new ConfigError(
-      "OS_CLOUD",
+      setting,
       `cloud "${cloud}" was asked for but no clouds.yaml was found (looked in ${configSearchPath("clouds", env).join(", ")})`,
     );
   }
@@ -177,7 +181,7 @@ export function fromCloudsYaml(cloud: string, env: NodeJS.ProcessEnv = process.e
   if (!entry) {
     const names = Object.keys(clouds);
     throw new ConfigError(
-      "OS_CLOUD",
+      setting,
       `cloud "${cloud}" is not in ${cloudsPath} (it has: ${names.length ? names.join(", ") : "none"})`,
     );
   }
@@ -275,8 +279,8 @@ export function resolveIdentitySettings(
   args: IdentityArgs = {},
   env: NodeJS.ProcessEnv = process.env,
 ): IdentitySettings {
-  const { f, authUrl, transport } = endpointOf(args, env);
-  const auth = authMethodOf(f);
+  const { f, authUrl, transport, sourceOf } = endpointOf(args, env);
+  const auth = namedBySource(() => authMethodOf(f), sourceOf);
   const out: IdentitySettings = { authUrl, auth, transport };
   if (f.regionName) out.regionName = f.regionName;
   if (f.interface) out.interface = f.interface;
@@ -295,11 +299,35 @@ export function resolveIdentityEndpoint(
   return { authUrl, transport };
 }
 
+/**
+ * namedBySource runs `fn` and names a setting it refuses where the value came from: the argument, the
+ * environment variable, or the clouds.yaml key (`OS_AUTH_URL: must be an http(s) URL`).
+ */
+function namedBySource<T>(fn: () => T, sourceOf: (field: string) => string): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof ConfigError) || e.constructor !== ConfigError || sourceOf(e.field) === e.field)
+      throw e;
+    throw new ConfigError(sourceOf(e.field), e.message.slice(e.field.length + 2), { cause: e.cause });
+  }
+}
+
 function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
   const { timeouts, retry, cloud: argCloud, ...explicit } = args;
   const envFields = fromEnv(env);
   const cloud = argCloud ?? env["OS_CLOUD"];
-  const cloudFields = cloud ? fromCloudsYaml(cloud, env) : {};
+  // the library's argument is `cloud`; the command line renames it to --os-cloud
+  const cloudFields = cloud ? fromCloudsYaml(cloud, env, argCloud !== undefined ? "cloud" : "OS_CLOUD") : {};
+  const sourceOf = (field: string): string => {
+    const key = field as keyof Fields;
+    if (!(key in ENV_NAMES) || explicit[key] !== undefined) return field;
+    const named = ENV_NAMES[key].find((n) => env[n] !== undefined && env[n] !== "");
+    if (named && envFields[key] !== undefined) return named;
+    const cloudKey = CLOUD_AUTH_KEYS[key];
+    if (cloudFields[key] !== undefined && cloudKey) return `clouds.yaml clouds.${cloud}.auth.${cloudKey}`;
+    return field;
+  };
   const f = merge(explicit, envFields, cloudFields);
   if (!f.authUrl) {
     throw new ConfigError(
@@ -307,13 +335,13 @@ function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
       "missing; give the identity address (--os-auth-url, authUrl, or OS_AUTH_URL), or name a cloud of clouds.yaml (OS_CLOUD)",
     );
   }
-  const authUrl = normalizeAuthUrl(f.authUrl, "authUrl");
+  const authUrl = normalizeAuthUrl(f.authUrl, sourceOf("authUrl"));
   const transport: TransportOptions = {};
   if (f.caCert) transport.caCert = f.caCert;
   if (f.insecure) transport.insecure = true;
   if (timeouts) transport.timeouts = timeouts;
   if (retry !== undefined) transport.retry = retry;
-  return { f, authUrl, transport };
+  return { f, authUrl, transport, sourceOf };
 }
 
 /** IdentityFields are identity settings as plain strings, before validation. */

@@ -6,7 +6,12 @@
 import Big from "big.js";
 import { parseProjectId } from "../../provider/billing/client";
 import { parseProduct } from "../../provider/billing/products";
-import { type BudgetConfig, configuredGates, parseBudgetConfig } from "../../provider/budget/config";
+import {
+  amountProblem,
+  type BudgetConfig,
+  configuredGates,
+  parseBudgetConfig,
+} from "../../provider/budget/config";
 import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
 import { evaluateData, fetchProjectData } from "../../provider/check";
@@ -61,6 +66,8 @@ function amount(o: Opts, key: string, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
     throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
+  const problem = amountProblem(Number(v));
+  if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
   return Number(v);
 }
 

@@ -9,7 +9,7 @@ import type { Token } from "../../provider/identity/results";
 import { issueToken, revokeToken } from "../../provider/identity/tokens";
 import { type IdentitySettings, resolveIdentitySettings } from "../../provider/settings";
 import { UsageError } from "../errors";
-import { identityArgsFrom } from "../identity-options";
+import { withIdentityFlags } from "../identity-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
@@ -116,7 +116,7 @@ export async function execCommand(command: string[], o: Opts): Promise<number> {
     );
   }
   const grace = graceSeconds(typeof o["gracePeriod"] === "string" ? o["gracePeriod"] : undefined);
-  const s = resolveIdentitySettings(identityArgsFrom(o));
+  const s = withIdentityFlags(o, (a) => resolveIdentitySettings(a));
   const ep = { authUrl: s.authUrl, transport: s.transport };
 
   // From here on a signal never ends costgate at once: it is remembered (and passed on once CMD runs),

@@ -6,7 +6,7 @@ import { readStreamBounded } from "../../provider/files";
 import { type IdentityEndpoint, revokeToken } from "../../provider/identity/tokens";
 import { resolveIdentityEndpoint } from "../../provider/settings";
 import { UsageError } from "../errors";
-import { identityArgsFrom } from "../identity-options";
+import { withIdentityFlags } from "../identity-options";
 
 type Opts = Record<string, string | boolean | undefined>;
 
@@ -50,7 +50,7 @@ async function tokenToRevoke(arg: string | undefined): Promise<string> {
 
 /** revokeCommand is `costgate token revoke [TOKEN]`: the token revokes itself (no credential needed). */
 export async function revokeCommand(arg: string | undefined, o: Opts): Promise<number> {
-  const ep: IdentityEndpoint = resolveIdentityEndpoint(identityArgsFrom(o));
+  const ep: IdentityEndpoint = withIdentityFlags(o, (a) => resolveIdentityEndpoint(a));
   const token = await tokenToRevoke(arg);
   const revoked = await revokeToken(ep, token);
   process.stderr.write(

@@ -4,10 +4,10 @@
 import { issueToken } from "../../provider/identity/tokens";
 import { resolveIdentitySettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
-import { identityArgsFrom } from "../identity-options";
+import { withIdentityFlags } from "../identity-options";
 
 export async function tokenCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
-  const s = resolveIdentitySettings(identityArgsFrom(opts));
+  const s = withIdentityFlags(opts, (a) => resolveIdentitySettings(a));
   const token = await issueToken({ authUrl: s.authUrl, transport: s.transport }, s.auth);
   if (opts["json"]) {
     const out = {

@@ -82,9 +82,11 @@ export function parseProjectId(value: unknown, field = "projectId"): number {
     const shown =
       given === undefined
         ? "missing"
-        : typeof given === "string" && /^\s*\d+\s*$/.test(given)
+        : typeof given === "string" && /^\s*\d+\s*$/.test(given) && value !== 0
           ? `"${given.trim()}" is too large for a project id`
-          : `${JSON.stringify(given)} is not a project id`;
+          : typeof given === "number" && Math.abs(given) > Number.MAX_SAFE_INTEGER
+            ? `${given} is too large for a project id (past 2^53, a number is no longer exact)`
+            : `${JSON.stringify(given)} is not a project id (it must be 1 or more)`;
     throw new ConfigError(field, `${shown}; ${hint}`);
   }
   return value;

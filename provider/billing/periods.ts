@@ -146,7 +146,8 @@ export interface PeriodOptions {
 }
 
 /**
- * parsePeriod validates `from` and `to` (default: now), refusing `to` before `from`, years before
+ * parsePeriod validates `from` and `to` (default: now), refusing `to` before `from` (naming `from`
+ * when it is in the future, `to` otherwise), years before
  * 2000 and a period longer than `maxPeriodDays`: nothing is requested for a typo'd year.
  *
  * @example parsePeriod("2026-11-01", "2026-11-22").periodTo // "2026-11-22T23:59:59.999Z"
@@ -164,6 +165,15 @@ export function parsePeriod(from: unknown, to: unknown, options: Date | PeriodOp
       ? { at: o.now ?? new Date(), dateOnly: false }
       : parseBound(to, names.to, names.accepted);
   const end = t.dateOnly ? new Date(t.at.getTime() + DAY_MS - 1) : t.at;
+  const now = o.now ?? new Date();
+  // a start after the end: when the start is in the future it is the start's fault (the end may be
+  // today by default), else the end's
+  if (f.at.getTime() > end.getTime() && f.at.getTime() > now.getTime()) {
+    throw new ConfigError(
+      names.from,
+      `${f.dateOnly ? isoDay(f.at) : formatInstant(f.at)} is in the future (it is now ${formatInstant(now)}); give a start of ${isoDay(now)} or earlier`,
+    );
+  }
   if (f.at.getTime() > end.getTime()) {
     throw new ConfigError(
       names.to,

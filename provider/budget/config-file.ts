@@ -6,8 +6,8 @@
  * (`COSTGATE_PROJECT_ID`, `COSTGATE_PRODUCT`); it never overrides what the file says.
  */
 import { z } from "zod";
-import { type DataFileLimit, readDataFile } from "../data-file";
-import { ConfigError } from "../errors";
+import { type DataDocument, type DataFileLimit, readDataDocument } from "../data-file";
+import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { currencySchema, type RateCard, rateCardSchema } from "../pricing/rate-card";
 import {
@@ -41,7 +41,10 @@ export interface CostgateConfig extends BudgetConfig {
   $schema?: string;
   /** One project (default COSTGATE_PROJECT_ID). */
   projectId?: number;
-  /** Several projects, each with its own overrides. */
+  /**
+   * Several projects, each with its own overrides. A file may also key them by project id, as the
+   * pack's config does (`projects: { "4242": { monthlyBudget: 5000 } }`); they are read as this list.
+   */
   projects?: ProjectEntry[];
   /** 1|openstack, 2|object-storage, 3|vmware (default COSTGATE_PRODUCT, then openstack). */
   product?: string | number;
@@ -58,22 +61,40 @@ const projectId = () =>
     .positive("must be 1 or more")
     .max(Number.MAX_SAFE_INTEGER, "is too large for a project id");
 
-/** @internal */
-export function costgateConfigSchema() {
+/**
+ * costgateConfigSchema is the file's schema. `projects` is a list there; `form: "file"` also lets it be
+ * a map keyed by project id, as the shipped JSON Schema says (the map is turned into the list before
+ * validation, so that each project is validated once, by one schema).
+ * @internal
+ */
+export function costgateConfigSchema(form: "list" | "file" = "list") {
   const budget = budgetConfigSchema();
   // what callers write: no defaults filled in here (they are filled when each project is evaluated)
   const thresholds = z.object(
     Object.fromEntries(Object.entries(budget.shape).map(([k, v]) => [k, (v as z.ZodType).optional()])),
   ).shape as { [K in keyof typeof budget.shape]: z.ZodOptional<z.ZodType> };
+  const list = z
+    .array(z.object({ projectId: projectId(), ...thresholds }).strict(), {
+      error: "must be a list of projects",
+    })
+    .min(1, "lists no project");
+  const projects =
+    form === "list"
+      ? list
+      : z.union([
+          list,
+          z.record(z.string().regex(/^[1-9][0-9]*$/), z.object(thresholds).strict().nullable()),
+        ]);
   return z
     .object({
-      $schema: z.string().optional(),
+      $schema: z.string({ error: "must be the address of a JSON Schema" }).optional(),
       projectId: projectId().optional(),
-      projects: z
-        .array(z.object({ projectId: projectId(), ...thresholds }).strict())
-        .min(1, "lists no project")
+      projects: projects.optional(),
+      product: z
+        .union([z.string(), z.number()], {
+          error: "must be openstack, object-storage or vmware (or 1, 2, 3)",
+        })
         .optional(),
-      product: z.union([z.string(), z.number()]).optional(),
       rateCard: rateCardSchema().optional(),
       currency: currencySchema().optional(),
       ...thresholds,
@@ -92,10 +113,10 @@ type _SameFile = Assert<Exact<keyof CostgateConfig, keyof z.input<ReturnType<typ
  * `schema/costgate-config.schema.json`.
  */
 export function costgateConfigJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(costgateConfigSchema(), { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const schema = z.toJSONSchema(costgateConfigSchema("file"), {
+    io: "input",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://github.com/costgate/costgate/blob/main/schema/costgate-config.schema.json",
@@ -106,25 +127,170 @@ export function costgateConfigJsonSchema(): Record<string, unknown> {
   };
 }
 
+/** What a field of the file holds, in words, for a value of the wrong kind. */
+const EXPECTED: Record<string, string> = {
+  minBalance: "a number of currency units, e.g. 5000",
+  monthlyBudget: "a number of currency units, e.g. 45000",
+  extraDailyCost: "a number of currency units a day, e.g. 12.5",
+  minRunwayDays: "a number of days, e.g. 14",
+  trailingDays: "a whole number of days, e.g. 7",
+  spikeWindowDays: "a whole number of days, e.g. 14",
+  spikeFactor: "a number, 1 or more, e.g. 2",
+  includeBonuses: "true or false",
+  forecast: "true or false",
+  projectId: "a project id: a positive integer, e.g. 4242",
+  quantile: "p50, p80 or p90",
+  forecastMethod: "model or trailing-mean",
+  levels: "the level of each rule, e.g. levels: { daily-spike: advisory }",
+};
+const PROJECTS_FORMS =
+  'a list, e.g. projects: [{ projectId: 4242, monthlyBudget: 45000 }], or a map keyed by project id, e.g. projects: { "4242": { monthlyBudget: 45000 } }';
+
 /**
- * parseCostgateConfig validates a configuration object; `source` names it in errors
- * (`costgate.yaml: projects.0.minBalance: must be 0 or more`).
+ * shown is a value as the file gave it, when short: a long text is described, not quoted (a token
+ * pasted into the wrong field must not reach a CI log), and a list or mapping by its kind.
  */
-export function parseCostgateConfig(value: unknown, source = "config"): CostgateConfig {
-  const parsed = costgateConfigSchema().safeParse(value);
-  if (!parsed.success) {
-    const e = zodToConfigError(parsed.error, source);
+function shown(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (Array.isArray(v)) return v.length === 0 ? "an empty list" : `a list of ${v.length}`;
+  if (v !== null && typeof v === "object") return "a mapping";
+  if (typeof v === "string" && v.length > 24) return `a text of ${v.length} characters`;
+  return JSON.stringify(v) ?? String(v);
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (v === null || typeof v !== "object" || !Object.hasOwn(v, k)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/** fieldName writes a path as the file reads: projects[0].monthlyBudget, projects["4242"].minBalance. */
+function fieldName(path: readonly PropertyKey[], mapKeys?: string[]): string {
+  let out = "";
+  path.forEach((k, i) => {
+    if (i === 1 && path[0] === "projects" && typeof k === "number" && mapKeys)
+      out += `[${JSON.stringify(mapKeys[k])}]`;
+    else if (typeof k === "number") out += `[${k}]`;
+    else out += out === "" ? String(k) : `.${String(k)}`;
+  });
+  return out;
+}
+
+/**
+ * projectsAsList turns the map form of `projects` into the list, with each project's key as its
+ * `projectId` (own keys only: `__proto__` or `constructor` are refused as any other non-id key).
+ */
+function projectsAsList(
+  map: Record<string, unknown>,
+  at: (path: PropertyKey[]) => string,
+): {
+  list: unknown[];
+  keys: string[];
+} {
+  const keys = Object.keys(map);
+  const list = keys.map((key) => {
+    const entry = map[key] ?? {};
+    const where = at(["projects", key]);
+    if (!/^[1-9][0-9]*$/.test(key) || !Number.isSafeInteger(Number(key))) {
+      throw new ConfigError(
+        `${where}projects[${JSON.stringify(key)}]`,
+        `the key must be a project id (a positive integer, e.g. "4242"); write ${PROJECTS_FORMS}`,
+      );
+    }
+    if (typeof entry !== "object" || Array.isArray(entry)) {
+      throw new ConfigError(
+        `${where}projects[${JSON.stringify(key)}]`,
+        `expected the project's thresholds, e.g. { monthlyBudget: 45000 }, or nothing; got ${shown(entry)}`,
+      );
+    }
+    if (Object.hasOwn(entry, "projectId")) {
+      throw new ConfigError(
+        `${at(["projects", key, "projectId"])}projects[${JSON.stringify(key)}].projectId`,
+        "the key already names the project; remove projectId",
+      );
+    }
+    return { projectId: Number(key), ...entry };
+  });
+  return { list, keys };
+}
+
+/**
+ * parseCostgateConfig validates a configuration object; `source` names it in errors, with the line when
+ * the object was read from a file (`costgate.yaml:4: projects[0].minBalance: must be 0 or more; got -5`).
+ * `projects` may be a list or a map keyed by project id; the result always has the list.
+ */
+export function parseCostgateConfig(
+  value: unknown,
+  source = "config",
+  lineOf: DataDocument["lineOf"] = () => undefined,
+): CostgateConfig {
+  const at = (path: readonly PropertyKey[]) => {
+    const line = lineOf(path);
+    return line === undefined ? `${source}: ` : `${source}:${line}: `;
+  };
+  let input = value;
+  let mapKeys: string[] | undefined;
+  const projects = (value as { projects?: unknown } | null)?.projects;
+  if (projects !== null && typeof projects === "object" && !Array.isArray(projects)) {
+    const { list, keys } = projectsAsList(projects as Record<string, unknown>, at);
+    if (list.length === 0)
+      throw new ConfigError(`${at(["projects"])}projects`, `lists no project; write ${PROJECTS_FORMS}`);
+    input = { ...(value as object), projects: list };
+    mapKeys = keys;
+  }
+  const parsed = costgateConfigSchema().safeParse(input);
+  if (parsed.success) return input as CostgateConfig;
+  const issue = parsed.error.issues[0];
+  if (!issue) throw new ConfigError(source, "is not a valid configuration");
+  // the path in the file: a project of the map form is projects.<its key>
+  const filePath =
+    mapKeys && issue.path[0] === "projects" && typeof issue.path[1] === "number"
+      ? ["projects", mapKeys[issue.path[1]] ?? "", ...issue.path.slice(2)]
+      : issue.path;
+  if (issue.code === "invalid_type" && issue.path.length === 0) {
     throw new ConfigError(
-      e.field === source ? source : `${source}: ${e.field}`,
-      e.message.slice(e.field.length + 2),
+      source,
+      `must be a mapping of fields, e.g. monthlyBudget: 45000; got ${shown(value)}`,
     );
   }
-  return value as CostgateConfig;
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "?";
+    const path = [...issue.path, key];
+    throw new ConfigError(
+      `${at([...filePath, key])}${fieldName(path, mapKeys)}`,
+      "unknown field; check the spelling (schema/costgate-config.schema.json lists the fields)",
+    );
+  }
+  const name = fieldName(issue.path, mapKeys);
+  const last = issue.path.at(-1);
+  const got = valueAt(input, issue.path);
+  let message: string;
+  if (issue.code === "custom") {
+    throw new ConfigError(`${at(filePath)}${name || source}`, issue.message);
+  } else if (issue.path.length === 1 && last === "projects") {
+    message =
+      issue.code === "too_small" ? `lists no project; write ${PROJECTS_FORMS}` : `expected ${PROJECTS_FORMS}`;
+  } else if (issue.path[0] === "projects" && issue.path.length === 2) {
+    message = "expected a project, e.g. { projectId: 4242, monthlyBudget: 45000 }";
+  } else if (issue.code === "invalid_type" && typeof last === "string" && EXPECTED[last]) {
+    message = `expected ${EXPECTED[last]}`;
+  } else if (issue.path[0] === "levels" && issue.path.length === 2) {
+    message = "expected mandatory, advisory or disabled";
+  } else {
+    const e = zodToConfigError(new z.ZodError([issue]), source);
+    message = e.message.slice(e.field.length + 2);
+    if (isZodWording(message)) message = "is not valid here; see schema/costgate-config.schema.json";
+  }
+  throw new ConfigError(`${at(filePath)}${name || source}`, `${message}; got ${shown(got)}`);
 }
 
 /** readCostgateConfig reads and validates a JSON or YAML file (by its extension; JSON is YAML too). */
 export function readCostgateConfig(path: string, limit?: DataFileLimit): CostgateConfig {
-  return parseCostgateConfig(readDataFile(path, limit) ?? {}, path);
+  const doc = readDataDocument(path, limit);
+  return parseCostgateConfig(doc.value ?? {}, path, doc.lineOf);
 }
 
 /** A project to check, with the thresholds that apply to it. */

@@ -4,7 +4,7 @@
  * serialization; see PULUMI-NOTES.md).
  */
 import { z } from "zod";
-import { ConfigError } from "../errors";
+import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import type { Level, RuleName } from "./types";
 
@@ -78,8 +78,44 @@ export const DEFAULT_SPIKE_WINDOW_DAYS = 14;
 /** DEFAULT_SPIKE_FACTOR is how many times the median the last full day may reach before it is flagged. */
 export const DEFAULT_SPIKE_FACTOR = 2;
 
+/**
+ * MAX_AMOUNT is the largest threshold amount accepted (a budget, a minimum balance, an increase):
+ * 10^12 currency units. Past it a figure is a typo, and doubles stop holding cents exactly.
+ */
+export const MAX_AMOUNT = 1e12;
+/** MAX_RUNWAY_DAYS is the largest `minRunwayDays` accepted: a million days (past it, a typo). */
+export const MAX_RUNWAY_DAYS = 1_000_000;
+/** MAX_SPIKE_FACTOR is the largest `spikeFactor` accepted: a day a thousand times the median. */
+export const MAX_SPIKE_FACTOR = 1000;
+
+/**
+ * amountProblem says what is wrong with a threshold amount (more than {@link MAX_AMOUNT} either way,
+ * more than 2 decimals, not finite), or undefined when it is a valid amount.
+ *
+ * @example amountProblem(1e20); // "is more than 1,000,000,000,000, the largest amount costgate takes ..."
+ */
+export function amountProblem(n: number, decimals = 2): string | undefined {
+  if (!Number.isFinite(n)) return "must be a finite number";
+  if (Math.abs(n) > MAX_AMOUNT)
+    return "is more than 1,000,000,000,000, the largest amount costgate takes (a digit repeated?)";
+  // String(n) is the shortest form that reads back as n: 45000.55, never 45000.550000000003
+  const fraction = /\.(\d+)$/.exec(String(n))?.[1] ?? (/e-/.test(String(n)) ? "x".repeat(99) : "");
+  if (fraction.length > decimals)
+    return `has more than ${decimals} decimals; round it to cents, e.g. 45000.55`;
+  return undefined;
+}
+
 const finite = () => z.number({ error: "must be a finite number" });
 const atLeast = (min: number) => finite().min(min, `must be ${min} or more`);
+const amount = () =>
+  atLeast(0)
+    .max(MAX_AMOUNT, amountProblem(MAX_AMOUNT * 10) ?? "")
+    // the JSON Schema says it too; the check below also catches what zod's float-tolerant test lets by
+    .multipleOf(0.01, amountProblem(0.001) ?? "")
+    .check((ctx) => {
+      const problem = amountProblem(ctx.value);
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+    });
 const wholeDays = (min: number, max: number) =>
   finite()
     .int("must be a whole number of days")
@@ -100,15 +136,21 @@ export function budgetConfigSchema() {
   });
   return z
     .object({
-      minBalance: atLeast(0).optional(),
+      minBalance: amount().optional(),
       includeBonuses: z.boolean({ error: "must be true or false" }).default(false),
-      monthlyBudget: atLeast(0).optional(),
+      monthlyBudget: amount().optional(),
       forecast: z.boolean({ error: "must be true or false" }).default(true),
-      minRunwayDays: atLeast(0).optional(),
-      spikeFactor: atLeast(1).default(DEFAULT_SPIKE_FACTOR),
+      minRunwayDays: atLeast(0).max(MAX_RUNWAY_DAYS, `must be at most ${MAX_RUNWAY_DAYS} days`).optional(),
+      spikeFactor: atLeast(1)
+        .max(MAX_SPIKE_FACTOR, `must be at most ${MAX_SPIKE_FACTOR}`)
+        .default(DEFAULT_SPIKE_FACTOR),
       spikeWindowDays: wholeDays(3, 366).default(DEFAULT_SPIKE_WINDOW_DAYS),
       trailingDays: wholeDays(1, 366).default(DEFAULT_TRAILING_DAYS),
-      extraDailyCost: finite().default(0),
+      // a computed rate (a monthly price ÷ 30.4): any sign, any decimals, but a bounded magnitude
+      extraDailyCost: finite()
+        .min(-MAX_AMOUNT, "is less than -1,000,000,000,000")
+        .max(MAX_AMOUNT, "is more than 1,000,000,000,000")
+        .default(0),
       quantile: z.enum(["p50", "p80", "p90"], { error: "must be p50, p80 or p90" }).default(DEFAULT_QUANTILE),
       forecastMethod: z
         .enum(["model", "trailing-mean"], { error: "must be model or trailing-mean" })
@@ -129,6 +171,8 @@ export function budgetConfigSchema() {
 /**
  * BudgetConfig is what callers write; every field is optional. A rule whose threshold is not set is
  * `not-configured` (not judged); with no mandatory rule judged the verdict is `none`, never `pass`.
+ *
+ * Amounts (`minBalance`, `monthlyBudget`) are at most {@link MAX_AMOUNT} with at most 2 decimals.
  *
  * - `minBalance` (≥ 0) — min-balance: the balance must be at or above it.
  * - `includeBonuses` (default `false`) — min-balance and min-runway-days count the bonuses as money.
@@ -227,8 +271,29 @@ export function zodToConfigError(err: z.ZodError, root: string): ConfigError {
     return new ConfigError(where, "unknown field; check the spelling");
   }
   const field = path.length > 0 ? path.join(".") : root;
-  const message = issue.code === "invalid_type" && path.length === 0 ? "must be an object" : issue.message;
+  const message = issue.code === "invalid_type" && path.length === 0 ? "must be an object" : ownWords(issue);
   return new ConfigError(field, message);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  number: "a number",
+  string: "a text",
+  boolean: "true or false",
+  object: "a mapping of fields",
+  record: "a mapping of fields",
+  array: "a list",
+  int: "a whole number",
+};
+
+/** ownWords is an issue's message in costgate's words: the schema's own, or one built from the issue. */
+function ownWords(issue: z.core.$ZodIssue): string {
+  if (!isZodWording(issue.message)) return issue.message;
+  if (issue.code === "invalid_type") return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+  if (issue.code === "invalid_value")
+    return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "too_big") return `must be at most ${String(issue.maximum)}`;
+  if (issue.code === "too_small") return `must be at least ${String(issue.minimum)}`;
+  return "is not valid here; see the schema (schema/costgate-config.schema.json)";
 }
 
 /**

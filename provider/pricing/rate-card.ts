@@ -3,8 +3,8 @@
  * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
  */
 import { z } from "zod";
-import { type DataFileLimit, readDataFile } from "../data-file";
-import { ConfigError } from "../errors";
+import { type DataFileLimit, readDataDocument } from "../data-file";
+import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 
 /** Hours in a month: 730, the convention of Infracost and the clouds' price lists (8,760 / 12). */
@@ -145,7 +145,11 @@ type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema
  * parseRateCard checks a rate card and returns it; a bad one throws a ConfigError naming the field
  * (`rateCard.flavors.m1.small: must be 0 or more`). `field` prefixes the names.
  */
-export function parseRateCard(value: unknown, field = "rateCard"): RateCard {
+export function parseRateCard(
+  value: unknown,
+  field = "rateCard",
+  lineOf?: (path: readonly PropertyKey[]) => number | undefined,
+): RateCard {
   // zod drops a `__proto__` key without a word: refused instead, so no price is lost unseen
   if (value !== null && typeof value === "object") {
     for (const key of ["flavors", "powerStates", "volumeTypes", "types"]) {
@@ -157,11 +161,19 @@ export function parseRateCard(value: unknown, field = "rateCard"): RateCard {
   const r = rateCardSchema().safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const path = [field, ...(issue?.path ?? []).map(String)].join(".");
+  const keys = (issue?.path ?? []).map(String);
+  // read from a file: its line, then the field as the file names it (bad.yaml:2: flavors.m1.small)
+  const line = lineOf?.(issue?.path ?? []);
+  const path =
+    line !== undefined && keys.length > 0
+      ? `${field}:${line}: ${keys.join(".")}`
+      : [field, ...keys].join(".");
   const message =
     issue?.code === "unrecognized_keys"
       ? `has an unknown setting ${issue.keys.map((k) => `"${k}"`).join(", ")}; the settings are currency, flavors, powerStates, volumeGbMonth, volumeTypes, floatingIpHour, floatingIpMonth, types`
-      : (issue?.message ?? "is not a rate card");
+      : issue === undefined || isZodWording(issue.message)
+        ? "is not valid in a rate card; see costgate/rate-card.schema.json"
+        : issue.message;
   throw new ConfigError(path, message);
 }
 
@@ -172,5 +184,6 @@ export function rateCardJsonSchema(): Record<string, unknown> {
 
 /** readRateCard reads and checks a rate card file (JSON or YAML); errors name the file and the field. */
 export function readRateCard(path: string, limit?: DataFileLimit): RateCard {
-  return parseRateCard(readDataFile(path, limit) ?? {}, path);
+  const doc = readDataDocument(path, limit);
+  return parseRateCard(doc.value ?? {}, path, doc.lineOf);
 }

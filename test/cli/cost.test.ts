@@ -161,7 +161,7 @@ describe("costgate cost", () => {
     writeFileSync(bad, "flavors:\n  m1.small: -1\n");
     const r1 = await runCli(["cost", "--preview", ALL, "--rate-card", bad], env);
     expect(r1.code).toBe(2);
-    expect(r1.stderr).toMatch(/bad\.yaml\.flavors\.m1\.small: must be 0 or more/);
+    expect(r1.stderr).toMatch(/bad\.yaml:2: flavors\.m1\.small: must be 0 or more/);
     const r2 = await runCli(["cost", "--preview", ALL], env);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/--rate-card: missing/);

@@ -92,6 +92,16 @@ export async function startFaultServer(upstream: string): Promise<FaultServer> {
 
   const fs: FaultServer = { url: "", plan: [], requests: 0, connections: 0, close: async () => undefined };
 
+  /** drainOrClose waits for the response to drain or close, and leaves no listener behind either way. */
+  const drainOrClose = (res: ServerResponse) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off("drain", done).off("close", done);
+        resolve();
+      };
+      res.on("drain", done).on("close", done);
+    });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -110,8 +120,7 @@ export async function startFaultServer(upstream: string): Promise<FaultServer> {
       res.writeHead(200, { "content-type": "application/json" });
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       while (!gone()) {
-        if (!res.write(chunk))
-          await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+        if (!res.write(chunk)) await drainOrClose(res);
       }
       return;
     }

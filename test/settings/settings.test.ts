@@ -73,7 +73,24 @@ describe("resolveIdentitySettings", () => {
     const dir = cloudsDir("clouds:\n  a: {}\n  b: {}\n");
     expect(() =>
       resolveIdentitySettings({ cloud: "zzz" }, { OS_CLIENT_CONFIG_FILE: join(dir, "clouds.yaml") }),
-    ).toThrowError(/OS_CLOUD: cloud "zzz" is not in .*\(it has: a, b\)/);
+    ).toThrowError(/^cloud: cloud "zzz" is not in .*\(it has: a, b\)/);
+    expect(() =>
+      resolveIdentitySettings({}, { OS_CLOUD: "zzz", OS_CLIENT_CONFIG_FILE: join(dir, "clouds.yaml") }),
+    ).toThrowError(/^OS_CLOUD: cloud "zzz" is not in/);
+  });
+
+  it("names a refused setting where it came from: the argument, the variable or clouds.yaml", () => {
+    const dir = cloudsDir("clouds:\n  a: { auth: { auth_url: 'ftp://c' } }\n");
+    const file = { OS_CLIENT_CONFIG_FILE: join(dir, "clouds.yaml") };
+    expect(() => resolveIdentitySettings({ authUrl: "ftp://a" }, { OS_AUTH_URL: "ftp://e" })).toThrowError(
+      /^authUrl: must be an http\(s\) URL/,
+    );
+    expect(() => resolveIdentitySettings({}, { OS_AUTH_URL: "ftp://e" })).toThrowError(
+      /^OS_AUTH_URL: must be/,
+    );
+    expect(() => resolveIdentitySettings({ cloud: "a" }, file)).toThrowError(
+      /^clouds.yaml clouds.a.auth.auth_url: must be an http\(s\) URL/,
+    );
   });
 
   it.each([
@@ -84,7 +101,7 @@ describe("resolveIdentitySettings", () => {
       /^applicationCredentialSecret: missing/,
     ],
     [{ OS_AUTH_URL: "https://e/v3", OS_USERNAME: "u" }, /^password: missing/],
-    [{ OS_AUTH_URL: "https://e/v3", OS_AUTH_TYPE: "token" }, /^authType: "token" is not supported/],
+    [{ OS_AUTH_URL: "https://e/v3", OS_AUTH_TYPE: "token" }, /^OS_AUTH_TYPE: "token" is not supported/],
   ])("refuses %o", (env, message) => {
     expect(() => resolveIdentitySettings({}, env)).toThrowError(message);
   });
