@@ -8,6 +8,7 @@
  * gRPC error the engine prints (message, details, metadata) nor anything the host process wrote may
  * hold one in any form, and the error still names the status and what to check.
  */
+import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scrubValue } from "../../provider/text";
@@ -69,8 +70,9 @@ async function hostFailure(surface: string, call: () => Promise<unknown>): Promi
 beforeAll(async () => {
   const secret = scan.add("appCredSecret", hardCanary("appcred"));
   const password = scan.add("password", hardCanary("pässwörd"));
-  // a header value: ASCII, but with the characters encodings change
-  scan.add("token", hardCanary("token", true));
+  // a header value: a token as Keystone's are made (token68: costgate refuses anything else), with the
+  // characters encodings change (+ / =)
+  scan.add("token", `canary-token-${randomUUID()}+/_~.${randomUUID()}==`);
   server = await startHostileServer();
   host = await startProviderHost({ COSTGATE_DEBUG: "1", COSTGATE_RETRIES: "0" });
   await host.configure({});
@@ -170,21 +172,25 @@ describe("the token resources through the dynamic-provider host, against a Keyst
 
   it("Create and Read: a token body that echoes the credential into names, roles, the audit id or the catalog stores none of it in plaintext", async () => {
     const token = scan.get("token");
+    let accepted = 0;
+    let refused = 0;
     for (const [name, encode] of Object.entries(ENCODINGS)) {
       // what Keystone puts in the fields a resource stores in plaintext, echoing the request
       const echoed = (req: SeenRequest) => {
-        const e = encode(`you sent ${credentialOf(req)} and ${req.body}`).slice(0, 2000);
+        // names take free text up to 255 characters; ids, audit ids and URLs have forms of their own
+        // (test/hostile/identity.test.ts refuses an echo there)
+        const e = encode(`you sent ${credentialOf(req)} and ${req.body}`).slice(0, 250);
         const base = `http://${req.headers.host}`;
         return keystoneTokenBody(base, {
           user: { id: `u-${e}`, name: e, domain: { id: e, name: e } },
           project: { id: `p-${e}`, name: e, domain: { id: e, name: e } },
           roles: [{ id: "r1", name: e }],
-          audit_ids: [e],
+          audit_ids: ["aud-echo-1"],
           catalog: [
             {
               type: "identity",
               name: e,
-              endpoints: [{ interface: "public", region: e, url: `${base}/v3?${e}` }],
+              endpoints: [{ interface: "public", region: e, url: `${base}/v3` }],
             },
           ],
         });
@@ -199,7 +205,19 @@ describe("the token resources through the dynamic-provider host, against a Keyst
             };
       for (const r of [appCred, passwordReg]) {
         const urn = urnOf(r.type.split(":").pop() ?? "", r.name);
-        const { id, properties } = await host.create(urn, r.inputs);
+        // an echo that breaks a field's form (an audit id with spaces, a URL with a query of controls) is
+        // refused as a whole, and then nothing is stored: the refusal must be as clean as the outputs
+        let created: Awaited<ReturnType<ProviderHost["create"]>>;
+        try {
+          created = await host.create(urn, r.inputs);
+        } catch (err) {
+          scan.expectClean(`refused Create (${name})`, errorTexts(err));
+          expect(String((err as Error).message), name).toMatch(/refused|not as expected/);
+          refused++;
+          continue;
+        }
+        accepted++;
+        const { id, properties } = created;
         expect(properties.token, name).toBe(token);
         const { properties: read } = await host.read(id, urn, properties);
         expect(read.token, name).toBe(token);
@@ -217,6 +235,8 @@ describe("the token resources through the dynamic-provider host, against a Keyst
         await host.delete(id, urn, read);
       }
     }
+    // the scrubbing path ran: most echoes fit a name's form and were stored scrubbed
+    expect(accepted).toBeGreaterThan(refused);
   }, 120_000);
 
   it("scrubValue keeps the shape and every string without a credential; short fragments do not shred a URL", () => {
