@@ -4,6 +4,7 @@
  * serialization; see PULUMI-NOTES.md).
  */
 import { z } from "zod";
+import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import type { Level, RuleName } from "./types";
@@ -79,10 +80,11 @@ export const DEFAULT_SPIKE_WINDOW_DAYS = 14;
 export const DEFAULT_SPIKE_FACTOR = 2;
 
 /**
- * MAX_AMOUNT is the largest threshold amount accepted (a budget, a minimum balance, an increase):
- * 10^12 currency units. Past it a figure is a typo, and doubles stop holding cents exactly.
+ * MAX_AMOUNT is the largest threshold amount accepted (a budget, a minimum balance, an increase): the
+ * bound of every amount costgate reads, from the wire or from a user, 10^12 currency units. Past it a
+ * figure is a typo, and doubles stop holding cents exactly.
  */
-export const MAX_AMOUNT = 1e12;
+export { MAX_AMOUNT };
 /** MAX_RUNWAY_DAYS is the largest `minRunwayDays` accepted: a million days (past it, a typo). */
 export const MAX_RUNWAY_DAYS = 1_000_000;
 /** MAX_SPIKE_FACTOR is the largest `spikeFactor` accepted: a day a thousand times the median. */
