@@ -3,6 +3,7 @@
  * from the template's own text or from another `html` fragment.
  */
 import escapeHtml from "escape-html";
+import { stripControls } from "../../provider/text";
 
 /** SafeHtml is markup that was built by `html`: it is inserted as is. */
 export class SafeHtml {
@@ -16,11 +17,14 @@ function render(v: unknown): string {
   if (v instanceof SafeHtml) return v.value;
   if (Array.isArray(v)) return v.map(render).join("");
   if (v === undefined || v === null || v === false) return "";
-  return escapeHtml(String(v));
+  // text from an endpoint, a file or a config loses its control characters (escape sequences, C1, bidi
+  // overrides) here too: a report opened in a browser, or its source in a terminal, shows only text
+  return escapeHtml(stripControls(String(v), true));
 }
 
 /**
- * html builds markup: strings, numbers and anything else are escaped (`&`, `<`, `>`, `"`, `'`); arrays
+ * html builds markup: strings, numbers and anything else are escaped (`&`, `<`, `>`, `"`, `'`) and
+ * stripped of control characters; arrays
  * are joined; `undefined`, `null` and `false` render as nothing; `SafeHtml` is kept.
  *
  * @example html`<td title="${name}">${amount}</td>` // name and amount are escaped

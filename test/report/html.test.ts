@@ -127,3 +127,16 @@ describe("chart scales", () => {
     expect(ticks(1)).toEqual([0, 0.5, 1]);
   });
 });
+
+describe("html`...`", () => {
+  it("escapes markup and strips control characters from every value", () => {
+    const hostile = "a\u001b[2J\u001b]0;title\u0007b\u009b31m<script>\u202e\r\nc";
+    const out = html`<td>${hostile}</td>`.value;
+    expect(out).toBe("<td>ab&lt;script&gt;\nc</td>");
+    const controls = [...out].filter((c) => {
+      const n = c.charCodeAt(0);
+      return (n < 0x20 && c !== "\n") || (n >= 0x7f && n <= 0x9f) || (n >= 0x202a && n <= 0x202e);
+    });
+    expect(controls).toEqual([]);
+  });
+});
