@@ -12,8 +12,24 @@ export interface Quantiles {
   p90: number;
 }
 
+/**
+ * ForecastReason is one thing the model found in the history that moves its forecast, for the report to
+ * say in words. `day` is a day number (days since 1970-01-01, UTC).
+ * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.2 is +20 %); the days before are read at the new level.
+ * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there.
+ * - `delay`: the charges of `day` arrived with the next day's (a zero, then a catch-up); read as one delay.
+ * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
+ */
+export type ForecastReason =
+  | { kind: "step"; day: number; ratio: number }
+  | { kind: "day-of-month"; dayOfMonth: number; amount: number }
+  | { kind: "delay"; day: number }
+  | { kind: "spike"; day: number; ratio: number };
+
 /** What the model says of the days to come. */
 export interface ModelForecast {
+  /** What moved the forecast, oldest first (empty when nothing did). */
+  reasons: ForecastReason[];
   /** `weekday-level` (≥ 14 days of history), `run-rate` (3–13 days) or `none` (under 3 days). */
   method: "weekday-level" | "run-rate" | "none";
   /** `normal`, `low` (short history or too few backtests for the intervals) or `none`. */
@@ -221,6 +237,7 @@ export function forecastModel(rawAmounts: number[], today: number): ForecastMode
         remaining: null,
         backtests: 0,
         path: [],
+        reasons: [],
       };
     }
     const point = pointRemaining(f, today, todaySoFar, lastDay);
@@ -271,6 +288,7 @@ export function forecastModel(rawAmounts: number[], today: number): ForecastMode
       remaining,
       backtests: ratios.length >= 8 ? ratios.length : 0,
       path,
+      reasons: shift ? [{ kind: "step", day: firstDay + shift.at, ratio: shift.ratio }] : [],
     };
   }
 }
