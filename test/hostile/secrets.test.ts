@@ -8,7 +8,6 @@
  * reported — the CLI's stdout and stderr, the data sources' errors, the policy pack's diagnostics —
  * may hold a canary in any form (test/secrets/canary.ts), a control character or a forged line.
  */
-import escapeHtml from "escape-html";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanText, endpointText, safeJson, scrubSecrets, stripControls } from "../../provider/text";
@@ -16,6 +15,7 @@ import { startPolicyPack } from "../helpers/analyzer";
 import { loadDist } from "../helpers/provider-host";
 import { runCli } from "../identity/conformance";
 import { CanaryScan, errorTexts, hardCanary, printTally } from "../secrets/canary";
+import { ENCODINGS } from "./echo";
 import {
   balanceAnswer,
   consumptionAnswer,
@@ -27,26 +27,9 @@ import {
 } from "./server";
 
 type Dist = typeof import("../../provider");
+
+const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 const scan = new CanaryScan();
-
-const b64 = (s: string, url = false) => Buffer.from(s, "utf8").toString(url ? "base64url" : "base64");
-const inBlob = (o: number) => (e: string) =>
-  b64(`${"xy".slice(0, o)}${JSON.stringify({ request: e, note: "echoed for debugging" })}`);
-
-/** Each encoding the endpoint echoes the request in, one per case. */
-const ENCODINGS: Record<string, (echo: string) => string> = {
-  raw: (e) => e,
-  "JSON-escaped": (e) => JSON.stringify(e),
-  "URL-encoded": (e) => encodeURIComponent(e),
-  "form-encoded": (e) => new URLSearchParams({ e }).toString(),
-  base64: (e) => b64(e),
-  base64url: (e) => b64(e, true),
-  "base64 of a JSON document, offset 0": inBlob(0),
-  "base64 of a JSON document, offset 1": inBlob(1),
-  "base64 of a JSON document, offset 2": inBlob(2),
-  hex: (e) => Buffer.from(e, "utf8").toString("hex"),
-  "HTML-escaped": (e) => escapeHtml(e),
-};
 
 /** The credential a request carries: the X-User-Token, or the password or secret of Keystone's body. */
 function credentialOf(req: SeenRequest): string {
