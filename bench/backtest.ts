@@ -131,6 +131,11 @@ function ratioOf(xs: MonthSample[], b: Exclude<Method, "model">): number {
   return summarizeMonth(xs).ratio[b];
 }
 
+/** jsonText is `x` as JSON the way biome formats it: arrays of numbers on one line. */
+function jsonText(x: unknown): string {
+  return `${JSON.stringify(x, null, 2).replace(/\[\s*(-?[\d.]+(?:,\s*-?[\d.]+)*)\s*\]/g, (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`)}\n`;
+}
+
 function roundDeep<T>(x: T): T {
   return JSON.parse(JSON.stringify(x, (_, v) => (typeof v === "number" ? round(v) : v))) as T;
 }
@@ -176,7 +181,7 @@ function main(): void {
   const file = join(ROOT, "docs", "forecast-backtest.json");
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), asOfDays: AS_OF, families: FAMILIES, heldout }, null, 2)}\n`,
+    jsonText({ date: new Date().toISOString().slice(0, 10), asOfDays: AS_OF, families: FAMILIES, heldout }),
   );
   out(`written: ${file}`);
 }
