@@ -124,7 +124,12 @@ function projectIds(o: Opts): number[] {
   return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
 }
 
-function render(e: Evaluation, notes: string[] = []): string {
+/**
+ * checkText is one project's check in text: the verdict, a line per rule, under monthly-budget a line per
+ * reason the forecast moved, then the notes.
+ * @internal
+ */
+export function checkText(e: Evaluation, notes: string[] = []): string {
   const lines = [`Project ${e.projectId}: ${verdictSentence(e)}`];
   for (const f of e.findings) {
     const unset = f.status === "not-configured";
@@ -291,7 +296,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   } else {
     for (const r of results) {
       process.stdout.write(
-        r.evaluation ? `${render(r.evaluation, r.notes)}\n` : `Project ${r.projectId}: UNKNOWN\n`,
+        r.evaluation ? `${checkText(r.evaluation, r.notes)}\n` : `Project ${r.projectId}: UNKNOWN\n`,
       );
       if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${cleanText(r.error)}\n`);
     }
