@@ -284,7 +284,9 @@ describe("faults the proxy injects", () => {
       /answered 401 .*: \(\d+ characters not shown: they echo a credential\) — the console access token was refused/,
     );
     expect((error as Error).message).not.toContain(token);
-    expect((error as { apiMessage?: string }).apiMessage).toMatch(/characters not shown: they echo a credential/);
+    expect((error as { apiMessage?: string }).apiMessage).toMatch(
+      /characters not shown: they echo a credential/,
+    );
   });
 
   it("loses and doubles no day when faults hit some windows of a concurrent fetch", async () => {
