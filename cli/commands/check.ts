@@ -5,6 +5,7 @@
  */
 import pLimit from "p-limit";
 import { parseProjectId } from "../../provider/billing/client";
+import { addDays } from "../../provider/billing/periods";
 import { parseProduct } from "../../provider/billing/products";
 import {
   type BudgetConfig,
@@ -23,7 +24,15 @@ import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { inputLimitFrom, writeOutputs } from "../files";
 import { VERDICT_ICON } from "../report/markdown";
-import { dataNotes, statusWord, VERDICT_WORD, verdictSentence } from "../report/words";
+import {
+  dataNotes,
+  judged,
+  reasonTexts,
+  SHOWN_REASONS,
+  statusWord,
+  VERDICT_WORD,
+  verdictSentence,
+} from "../report/words";
 import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
 
@@ -115,7 +124,12 @@ function projectIds(o: Opts): number[] {
   return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
 }
 
-function render(e: Evaluation, notes: string[] = []): string {
+/**
+ * checkText is one project's check in text: the verdict, a line per rule, under monthly-budget a line per
+ * reason the forecast moved, then the notes.
+ * @internal
+ */
+export function checkText(e: Evaluation, notes: string[] = []): string {
   const lines = [`Project ${e.projectId}: ${verdictSentence(e)}`];
   for (const f of e.findings) {
     const unset = f.status === "not-configured";
@@ -124,6 +138,12 @@ function render(e: Evaluation, notes: string[] = []): string {
       ? `not configured; set ${FLAG_OF[THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]] ?? "its threshold"} to check it`
       : f.message;
     lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
+    // why the model's month-end forecast is what it is, under the rule that judges it
+    if (f.rule === "monthly-budget" && judged(f) && f.figures["method"] !== "trailing-mean") {
+      const today = addDays(e.figures.lastFullDay, 1);
+      for (const why of reasonTexts(e.figures.forecast, { today, max: SHOWN_REASONS }))
+        lines.push(`${" ".repeat(13)}why: ${why}`);
+    }
   }
   for (const n of notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
@@ -276,7 +296,7 @@ export async function checkCommand(o: Opts): Promise<number> {
   } else {
     for (const r of results) {
       process.stdout.write(
-        r.evaluation ? `${render(r.evaluation, r.notes)}\n` : `Project ${r.projectId}: UNKNOWN\n`,
+        r.evaluation ? `${checkText(r.evaluation, r.notes)}\n` : `Project ${r.projectId}: UNKNOWN\n`,
       );
       if (r.error) process.stderr.write(`costgate: error: project ${r.projectId}: ${cleanText(r.error)}\n`);
     }

@@ -7,7 +7,7 @@ import { money } from "../format";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { budgetMeterSvg, partialDayOf, spendChartSvg } from "./svg";
-import { dataNotes, dayLabel, statusWord, summarize } from "./words";
+import { dataNotes, dayLabel, reportReasons, statusWord, summarize } from "./words";
 
 const CSS = `
 :root { --ink: #1d2433; --muted: #5b6478; --line: #d9dee8; --bg: #f6f7fb; --card: #fff;
@@ -56,6 +56,8 @@ svg .p50 { fill: none; stroke: #1f4e79; stroke-width: 1.6; }
 svg .budget-mark { stroke: var(--allow); stroke-width: 3; } svg .budget-label { fill: var(--allow); font-weight: 600; }
 svg .meter-label { fill: var(--muted); }
 .runway { margin: 10px 0 0; color: var(--muted); }
+h3.why { font-size: 14px; margin: 12px 0 4px; } ul.reasons { margin: 0; padding-left: 20px; color: var(--ink); }
+svg .reason-mark { stroke: #7b3fa0; stroke-width: 1.5; stroke-dasharray: 4 3; } svg .reason-label { fill: #7b3fa0; font-size: 11px; }
 table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; font-size: 13px; }
@@ -103,6 +105,7 @@ export function renderHtml(r: Report): string {
   const s = summarize(r);
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
+  const reasons = reportReasons(r);
   const runwayDays = f.runwayDays === null ? "∞" : `${f.runwayDays.toFixed(1)} days`;
   const q = r.config.forecastMethod === "model" ? f.forecast : null;
   const forecastCard = q?.monthEnd
@@ -192,6 +195,12 @@ ${
 ${legend}
 ${spendChartSvg(r)}
 ${dataNotes(r.consumption).map((n) => html`<p class="notes"><strong>Note:</strong> ${n}.</p>`)}
+${
+  reasons.length > 0
+    ? html`<h3 class="why">Why the forecast moved</h3>
+<ul class="reasons">${reasons.map((t) => html`<li>${t}</li>`)}</ul>`
+    : ""
+}
 </section>
 <section class="month">
 <h2>This month against the budget</h2>

@@ -4,6 +4,7 @@
 
 import { safeJson } from "../../provider/text";
 import type { Report } from "./model";
+import { reasonTexts } from "./words";
 
 /**
  * reportJson is the report's JSON shape: `{generatedAt, projectId, productId, period, balance (null in a
@@ -49,7 +50,9 @@ export function reportJson(r: Report) {
  * month-end figure the gates judge (`evaluation.figures.forecastMonthEnd`: the model's `quantile`, or the
  * trailing mean with `forecastMethod: trailing-mean`), `null` when the model has no forecast yet (under 3
  * days of charges, as the terminal says "none yet"); `method` and `quantile` name how it was made. The
- * trailing mean's own month end stays apart as `trailingMeanForecast`.
+ * trailing mean's own month end stays apart as `trailingMeanForecast`. `reasons` says why the model's
+ * forecast moved (`{kind, day: "YYYY-MM-DD", ratio, text}`, `{kind: "day-of-month", dayOfMonth, amount,
+ * text}`...), the text with the report's currency; empty when nothing did, or with the trailing mean.
  */
 export function forecastJson(r: Report) {
   const f = r.evaluation.figures;
@@ -62,7 +65,17 @@ export function forecastJson(r: Report) {
     quantile: modelled ? r.config.quantile : null,
     confidence: byModel ? f.forecast.confidence : null,
     trailingMeanForecast: r.forecast.forecast,
+    reasons: byModel ? reasonsJson(r) : [],
   };
+}
+
+/** The model's reasons with the sentence the other outputs say, worded with the report's currency. */
+function reasonsJson(r: Report) {
+  const m = r.evaluation.figures.forecast;
+  const texts = reasonTexts(m, { currency: r.currency, today: r.forecast.today });
+  return texts.length === 0
+    ? []
+    : (m.reasons ?? []).map((reason, i) => ({ ...reason, text: texts[i] ?? reason.text }));
 }
 
 /** renderJson writes reportJson, indented, with a final newline. */

@@ -7,7 +7,7 @@ import type { Finding } from "../../provider/budget/types";
 import { cleanText } from "../../provider/text";
 import { money } from "../format";
 import type { Report } from "./model";
-import { dataNotes, dayLabel, statusWord, summarize } from "./words";
+import { dataNotes, dayLabel, reportReasons, statusWord, summarize } from "./words";
 
 /** cell makes text safe in a table cell: no HTML, no pipe, no line break, no control character. */
 export function cell(text: string): string {
@@ -34,6 +34,7 @@ export function renderMarkdown(r: Report): string {
   const f = r.evaluation.figures;
   const budget = r.config.monthlyBudget;
   const verdict = VERDICT_ICON[r.evaluation.verdict];
+  const reasons = reportReasons(r);
   const lines = [
     `### ${verdict} costgate: ${cell(s.title)} — ${cell(s.verdict)}`,
     "",
@@ -52,6 +53,9 @@ export function renderMarkdown(r: Report): string {
     `| Runway | ${cell(s.runway)} |`,
     ...dataNotes(r.consumption).map((n) => `| Note | ${cell(n)} |`),
     "",
+    ...(reasons.length > 0
+      ? ["**Why the forecast moved**", "", ...reasons.map((t) => `- ${cell(t)}`), ""]
+      : []),
     "| Result | Rule | Level | Finding |",
     "| --- | --- | --- | --- |",
     ...r.evaluation.findings.map(

@@ -16,6 +16,7 @@ import {
 import { evaluateWithPath } from "../../provider/budget/engine";
 import type { DailyCharge } from "../../provider/budget/types";
 import { asOfEvaluation } from "../../provider/check";
+import { cleanText } from "../../provider/text";
 
 /** ReportDay is one day of the chart and the data table. */
 export interface ReportDay {
@@ -174,7 +175,8 @@ export function buildReport(input: ReportInput): Report {
   }
   return {
     generatedAt: now.toISOString(),
-    currency: input.currency ?? null,
+    // a currency from a flag or a file is printed in every output: no control character reaches them
+    currency: input.currency === undefined ? null : cleanText(input.currency) || null,
     asOf: input.asOf ?? null,
     projectId: balance.projectId,
     productId: balance.productId,

@@ -15,7 +15,7 @@ import type { QuantileFigures } from "../../provider/budget/types";
 import { money } from "../format";
 import { html, type SafeHtml } from "./html-escape";
 import type { Report } from "./model";
-import { axisNumber, dayLabel } from "./words";
+import { axisNumber, dayLabel, reasonTexts } from "./words";
 
 /** quantileLabel names the median, p80 and p90 under the month bar, the one the gate judges said so. */
 function quantileLabel(q: QuantileFigures, judged: Quantile): string {
@@ -129,6 +129,25 @@ export function spendChartSvg(r: Report): SafeHtml {
           .join("L")}Z`}"><title>${`80–90 % band of the forecast to ${r.forecast.monthEnd}`}</title></path>
 <path class="p50" d="${`M${ahead.map(({ d, i }) => `${mid(i)} ${f1(y(d.amount))}`).join("L")}`}"><title>${`median forecast to ${r.forecast.monthEnd}`}</title></path>`;
 
+  // what moved the forecast, on its day: a step where the new level starts, a delay or a one-off on the day
+  const model = r.evaluation.figures.forecast;
+  const reasonTitles =
+    r.config.forecastMethod === "model"
+      ? reasonTexts(model, { currency: r.currency, today: r.forecast.today })
+      : [];
+  const reasonMarks = (reasonTitles.length > 0 ? (model.reasons ?? []) : []).map((reason, k) => {
+    if (!("day" in reason)) return "";
+    const i = all.findIndex((d) => d.day === reason.day);
+    if (i < 0) return "";
+    const at = f1(reason.kind === "step" ? x(i) : x(i) + band / 2);
+    const tag =
+      reason.kind === "step"
+        ? html`
+<text class="reason-label" x="${f1(x(i) + 3)}" y="${m.top + 22}">step</text>`
+        : "";
+    return html`<line class="reason-mark ${reason.kind}" data-day="${reason.day}" x1="${at}" x2="${at}" y1="${m.top}" y2="${m.top + ph}"><title>${reasonTitles[k] ?? ""}</title></line>${tag}`;
+  });
+
   const todayX = x(r.days.length);
   const today =
     r.forecastDays.length > 0
@@ -165,6 +184,7 @@ export function spendChartSvg(r: Report): SafeHtml {
 <g class="bars">${bars}</g>
 ${bandShape}
 ${allowance}
+${reasonMarks}
 ${today}
 <line class="axis" x1="${m.left}" x2="${m.left + pw}" y1="${m.top + ph}" y2="${m.top + ph}"/>
 <g class="xaxis">${xLabels}</g>

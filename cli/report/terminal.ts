@@ -14,6 +14,7 @@ import {
   dayLabel,
   judged,
   monthLabel,
+  reportReasons,
   statusWord,
   summarize,
 } from "./words";
@@ -248,6 +249,17 @@ function wrap(text: string, indent: number, width: number): string[] {
   return boxWrap(text, width - indent).map((l) => `${" ".repeat(indent)}${l}`);
 }
 
+/** reasonLines lists why the forecast moved under "Why", one bullet a reason; nothing without a reason. */
+function reasonLines(reasons: string[], label: (t: string) => string, width: number): string[] {
+  return reasons.flatMap((text, i) => {
+    const [first, ...rest] = boxWrap(text, width - 14);
+    return [
+      `${i === 0 ? label("Why") : " ".repeat(12)}· ${first ?? ""}`,
+      ...rest.map((l) => `${" ".repeat(14)}${l}`),
+    ];
+  });
+}
+
 function findingLines(f: Finding, c: Colors, width: number): string[] {
   const word = statusWord(f);
   const tint =
@@ -301,6 +313,7 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
     ...row("Forecast", s.forecast),
     ...monthBar(r, c, width),
     ...row("Method", s.method),
+    ...reasonLines(reportReasons(r), label, width),
     ...row("Runway", s.runway),
     "",
     `${label("Rules")}${verdictTint(c.bold(s.verdict))}`,

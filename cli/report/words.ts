@@ -4,8 +4,10 @@
  */
 import { addDays } from "../../provider/billing/periods";
 import type { ProjectConsumption } from "../../provider/billing/results";
-import type { Evaluation, Finding, Status, Verdict } from "../../provider/budget/types";
+import { reasonText } from "../../provider/budget/reasons";
+import type { Evaluation, Finding, ForecastFigures, Status, Verdict } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
+import { cleanText } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { money } from "../format";
 import type { Report } from "./model";
@@ -238,4 +240,37 @@ export function dataNotes(c: Pick<ProjectConsumption, "refundDays" | "mergedDays
       `${plural(merged.length, "day")} answered twice, summed: ${merged.map((m) => (m.items > 2 ? `${m.day} (${m.items} items)` : m.day)).join(", ")}`,
     );
   return notes;
+}
+
+/** The most reasons a text output lists; the rest are counted ("and 3 more, in --json"). */
+export const SHOWN_REASONS = 6;
+
+/**
+ * reasonTexts says why the forecast moved, one sentence a reason, as every output shows it: the model's
+ * reasons (`evaluation.figures.forecast.reasons`) worded with the currency, cleaned like any other text
+ * of the report. Empty when the model's forecast is not the one shown (`forecastMethod: trailing-mean`,
+ * or no forecast yet). `max` bounds the list: the rest are counted in a last line.
+ *
+ * @example
+ * reasonTexts(report.evaluation.figures.forecast, { currency: "EUR", today: "2026-11-22" });
+ * // ["the level rose 18 % on 12 November (a step: the days before are read at the new level)"]
+ */
+export function reasonTexts(
+  forecast: Pick<ForecastFigures, "reasons" | "monthEnd">,
+  wording: { currency?: string | null | undefined; today?: string | undefined; max?: number } = {},
+): string[] {
+  if (!forecast.monthEnd) return [];
+  const reasons = forecast.reasons ?? [];
+  const max = wording.max ?? Number.POSITIVE_INFINITY;
+  const shown = reasons.length > max ? reasons.slice(0, Math.max(0, max - 1)) : reasons;
+  const texts = shown.map((r) => cleanText(reasonText(r, wording), { maxLength: 300 }));
+  if (shown.length < reasons.length)
+    texts.push(`and ${plural(reasons.length - shown.length, "more reason")} (see --json)`);
+  return texts;
+}
+
+/** reportReasons is {@link reasonTexts} for a report: its currency, its today, and none with the trailing mean. */
+export function reportReasons(r: Report, max = SHOWN_REASONS): string[] {
+  if (r.config.forecastMethod !== "model") return [];
+  return reasonTexts(r.evaluation.figures.forecast, { currency: r.currency, today: r.forecast.today, max });
 }

@@ -12,6 +12,7 @@ import { minRunwayDaysRule } from "./min-runway-days";
 import { type ForecastModel, forecastModel } from "./model";
 import { cents } from "./money";
 import { monthlyBudgetRule } from "./monthly-budget";
+import { reasonFiguresOf } from "./reasons";
 import type { BudgetRule, RuleContext } from "./rule";
 import { availableOf, runwayOf } from "./runway";
 import type { Series } from "./series";
@@ -203,6 +204,7 @@ function forecastFiguresOf(
     confidence: toMonthEnd.confidence,
     historyDays: toMonthEnd.historyDays,
     backtests: toMonthEnd.backtests,
+    reasons: reasonFiguresOf(toMonthEnd.reasons, series.today),
   };
   if (!toMonthEnd.remaining) return { monthEnd: null, runwayDays: null, ...base };
   // a planned change costs from now: the rest of today and the days left (× 24 h = its monthly price

@@ -120,7 +120,27 @@ export interface ForecastFigures {
   historyDays: number;
   /** Backtests on that history behind the intervals; 0 when too few and the days' spread widened them. */
   backtests: number;
+  /**
+   * What moved the forecast, as the model found it, oldest first, each with its words: a step in the
+   * level, a charge recurring on a day of the month, a delay, a clipped one-off. Empty when nothing did.
+   */
+  reasons: ForecastReasonFigure[];
 }
+
+/**
+ * ForecastReasonFigure is one thing that moved the model's forecast (provider/budget/model.ts
+ * `ForecastReason`), with its day as `YYYY-MM-DD`, its ratio to 3 decimals, its amount to cents, and
+ * `text`, the sentence every output says it with:
+ * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.18 is +18 %);
+ * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month;
+ * - `delay`: the charges of `day` arrived with the next day's;
+ * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level.
+ */
+export type ForecastReasonFigure =
+  | { kind: "step"; day: string; ratio: number; text: string }
+  | { kind: "day-of-month"; dayOfMonth: number; amount: number; text: string }
+  | { kind: "delay"; day: string; text: string }
+  | { kind: "spike"; day: string; ratio: number; text: string };
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
 export interface Evaluation {

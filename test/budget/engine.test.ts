@@ -42,6 +42,8 @@ describe("evaluate", () => {
         confidence: "low",
         historyDays: 27,
         backtests: 0,
+        // a flat history: nothing moved the forecast
+        reasons: [],
       },
     });
   });

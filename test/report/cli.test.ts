@@ -281,3 +281,31 @@ describe("costgate demo", () => {
     }
   });
 });
+
+describe("why the forecast moved, end to end", () => {
+  // the emulator's project 1001 steps up 1.8× ten days ago (emulator/seed.ts): the model finds the step
+  const stepped = ["--project-id", "1001", "--monthly-budget", "9000"];
+  const near = (day: string) => day >= addDays(today, -13) && day <= addDays(today, -7);
+
+  it("report --json and its terminal say the step; check and check --json too", async () => {
+    const json = JSON.parse(
+      (await runCli(["report", ...stepped, "--json", "--currency", "EUR"], env)).stdout,
+    );
+    const step = json.forecast.reasons.find((r: { kind: string }) => r.kind === "step");
+    expect(step).toMatchObject({
+      kind: "step",
+      text: expect.stringMatching(/^the level rose \d+ % on \d+ \w+ \(a step/),
+    });
+    expect(near(step.day), step.day).toBe(true);
+    expect(step.ratio).toBeGreaterThan(1.5);
+    const terminal = await runCli(["report", ...stepped], env);
+    expect(terminal.stdout).toMatch(/^Why {9}· the level rose \d+ % on/m);
+    const check = await runCli(["check", ...stepped], env);
+    expect(check.stdout).toMatch(/monthly-budget \(mandatory\).*\n {13}why: the level rose \d+ % on/);
+    const checkJson = JSON.parse((await runCli(["check", ...stepped, "--json"], env)).stdout);
+    expect(checkJson.projects[0].evaluation.figures.forecast.reasons).toContainEqual({
+      ...step,
+      text: step.text,
+    });
+  });
+});

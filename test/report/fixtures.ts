@@ -10,6 +10,8 @@ import { buildReport, type Report } from "../../cli/report/model";
 import { addDays } from "../../provider/billing/periods";
 import { type RawDay, summarize } from "../../provider/billing/results";
 import type { BudgetConfig } from "../../provider/budget";
+import { type ReasonFields, reasonText } from "../../provider/budget/reasons";
+import type { ForecastReasonFigure } from "../../provider/budget/types";
 
 export const NOW = new Date("2026-11-22T10:00:00Z");
 export const TODAY = "2026-11-22";
@@ -71,3 +73,23 @@ export function happyReport(
 /** ANSI matches a color escape sequence. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escapes is the point
 export const ANSI = /\x1b\[/;
+
+/** One reason of each kind the model can give, as the report's fields hold them (days of the happy path). */
+export const EVERY_REASON: ReasonFields[] = [
+  { kind: "day-of-month", dayOfMonth: 1, amount: 1250 },
+  { kind: "delay", day: "2026-11-03" },
+  { kind: "spike", day: "2026-11-10", ratio: 3.2 },
+  { kind: "step", day: "2026-11-12", ratio: 1.18 },
+];
+
+/** withReasons is a report whose model gave these reasons (the evaluation's own words, without currency). */
+export function withReasons(r: Report, reasons: ReasonFields[]): Report {
+  const figures = reasons.map(
+    (x) => ({ ...x, text: reasonText(x, { today: TODAY }) }) as ForecastReasonFigure,
+  );
+  const f = r.evaluation.figures;
+  return {
+    ...r,
+    evaluation: { ...r.evaluation, figures: { ...f, forecast: { ...f.forecast, reasons: figures } } },
+  };
+}

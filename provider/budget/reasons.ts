@@ -1,0 +1,133 @@
+/**
+ * Why the forecast moved, in words: the model's reasons (provider/budget/model.ts `ForecastReason`) made
+ * fit for JSON (a day as `YYYY-MM-DD`, ratios and amounts rounded) and said in one sentence each. Every
+ * output — `check`, `check --json`, the report in the terminal, Markdown, HTML and JSON — words them here.
+ */
+import Big from "big.js";
+import { dayString } from "./days";
+import type { ForecastReason } from "./model";
+import { cents, formatMoney, formatNumber } from "./money";
+import type { ForecastReasonFigure } from "./types";
+
+/** The most reasons an evaluation keeps: the latest, when the model gives more. */
+export const MAX_REASONS = 20;
+
+/** A reason as the figures hold it, before its words. */
+export type ReasonFields = WithoutText<ForecastReasonFigure>;
+type WithoutText<R> = R extends unknown ? Omit<R, "text"> : never;
+
+/** How reasons are worded: amounts beside a currency, and the year named when it is not today's. */
+export interface ReasonWording {
+  /** The currency named after amounts (`EUR`); none when null or empty. */
+  currency?: string | null | undefined;
+  /** Today, `YYYY-MM-DD`: a day of another year is written with its year. */
+  today?: string | undefined;
+}
+
+const ratioOk = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
+const dayOk = (x: unknown, today: number): x is number =>
+  typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= today;
+
+/**
+ * reasonFieldsOf turns the model's reasons into figures: a day as `YYYY-MM-DD`, a ratio to 3 decimals, an
+ * amount to cents. A reason that cannot be said truthfully is left out — an unknown kind, a ratio that is
+ * not a positive finite number, a day that is not a whole day from 1970 to `today`, a day of the month
+ * outside 1–31, an amount that is not finite or rounds to 0 — and at most {@link MAX_REASONS} are kept,
+ * the latest.
+ * @internal
+ */
+export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number): ReasonFields[] {
+  const out: ReasonFields[] = [];
+  for (const r of Array.isArray(reasons) ? reasons : []) {
+    if (typeof r !== "object" || r === null) continue;
+    const ratio = (x: number) => new Big(x).round(3, Big.roundHalfUp).toNumber();
+    switch (r.kind) {
+      case "step":
+      case "spike":
+        if (dayOk(r.day, today) && ratioOk(r.ratio))
+          out.push({ kind: r.kind, day: dayString(r.day), ratio: ratio(r.ratio) });
+        break;
+      case "delay":
+        if (dayOk(r.day, today)) out.push({ kind: "delay", day: dayString(r.day) });
+        break;
+      case "day-of-month":
+        if (
+          Number.isInteger(r.dayOfMonth) &&
+          r.dayOfMonth >= 1 &&
+          r.dayOfMonth <= 31 &&
+          typeof r.amount === "number" &&
+          Number.isFinite(r.amount) &&
+          cents(r.amount) !== 0
+        )
+          out.push({ kind: "day-of-month", dayOfMonth: r.dayOfMonth, amount: cents(r.amount) });
+        break;
+    }
+  }
+  return out.slice(-MAX_REASONS);
+}
+
+/**
+ * reasonFiguresOf is {@link reasonFieldsOf} with each reason's words (no currency: the engine has none).
+ * @internal
+ */
+export function reasonFiguresOf(reasons: readonly ForecastReason[], today: number): ForecastReasonFigure[] {
+  const wording = { today: dayString(today) };
+  return reasonFieldsOf(reasons, today).map(
+    (r) => ({ ...r, text: reasonText(r, wording) }) as ForecastReasonFigure,
+  );
+}
+
+/** The day written `12 November`, with its year when it is not today's year. */
+function dayWords(day: string, today: string | undefined): string {
+  const withYear = today !== undefined && today.slice(0, 4) !== day.slice(0, 4);
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    ...(withYear ? { year: "numeric" } : {}),
+    timeZone: "UTC",
+  }).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** ordinal writes 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd, 31st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix =
+    tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+/** change words a ratio new ÷ old: "rose 18 %", "fell 20 %", "rose 2.5×", "changed under 1 %". */
+function change(ratio: number): string {
+  if (ratio >= 2) return `rose ${formatNumber(ratio, 1)}×`;
+  const pct = Math.round(Math.abs(ratio - 1) * 100);
+  if (pct === 0) return "changed under 1 %";
+  return `${ratio > 1 ? "rose" : "fell"} ${pct} %`;
+}
+
+/**
+ * reasonText says one reason in a sentence (no final stop):
+ * - step: "the level rose 18 % on 12 November (a step: the days before are read at the new level)"
+ * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there"
+ * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
+ * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
+ *
+ * @example
+ * reasonText({ kind: "step", day: "2026-11-12", ratio: 1.18 }); // "the level rose 18 % on 12 November (...)"
+ */
+export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string {
+  const unit = wording.currency ? ` ${wording.currency}` : "";
+  switch (r.kind) {
+    case "step":
+      return `the level ${change(r.ratio)} on ${dayWords(r.day, wording.today)} (a step: the days before are read at the new level)`;
+    case "day-of-month":
+      return r.amount < 0
+        ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`
+        : `a charge of about ${formatMoney(r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`;
+    case "delay": {
+      const next = dayString(Date.parse(`${r.day}T00:00:00Z`) / 86_400_000 + 1);
+      return `the charges of ${dayWords(r.day, wording.today)} arrived with ${dayWords(next, wording.today)}'s (read as one delay, not a drop and a spike)`;
+    }
+    case "spike":
+      return `${dayWords(r.day, wording.today)} was a one-off (${formatNumber(r.ratio, 1)}× a usual day), left out of the level`;
+  }
+}

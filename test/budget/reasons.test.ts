@@ -1,0 +1,184 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { dayNumber } from "../../provider/budget/days";
+import { evaluate } from "../../provider/budget/engine";
+import type { ForecastReason } from "../../provider/budget/model";
+import {
+  MAX_REASONS,
+  ordinal,
+  reasonFieldsOf,
+  reasonFiguresOf,
+  reasonText,
+} from "../../provider/budget/reasons";
+
+const day = (d: string) => dayNumber(d)!;
+const TODAY = day("2026-11-22");
+
+describe("reasonText", () => {
+  it.each([
+    [
+      { kind: "step", day: "2026-11-12", ratio: 1.18 },
+      "the level rose 18 % on 12 November (a step: the days before are read at the new level)",
+    ],
+    [
+      { kind: "step", day: "2026-11-12", ratio: 0.8 },
+      "the level fell 20 % on 12 November (a step: the days before are read at the new level)",
+    ],
+    [
+      { kind: "step", day: "2026-11-12", ratio: 2.5 },
+      "the level rose 2.5× on 12 November (a step: the days before are read at the new level)",
+    ],
+    [
+      { kind: "step", day: "2026-11-12", ratio: 1.004 },
+      "the level changed under 1 % on 12 November (a step: the days before are read at the new level)",
+    ],
+    [
+      { kind: "day-of-month", dayOfMonth: 1, amount: 1250 },
+      "a charge of about 1,250.00 recurs on the 1st of each month and is forecast there",
+    ],
+    [
+      { kind: "day-of-month", dayOfMonth: 22, amount: -40 },
+      "a credit of about 40.00 recurs on the 22nd of each month and is forecast there",
+    ],
+    [
+      { kind: "delay", day: "2026-11-03" },
+      "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)",
+    ],
+    [
+      { kind: "delay", day: "2026-10-31" },
+      "the charges of 31 October arrived with 1 November's (read as one delay, not a drop and a spike)",
+    ],
+    [
+      { kind: "spike", day: "2026-11-07", ratio: 3.24 },
+      "7 November was a one-off (3.2× a usual day), left out of the level",
+    ],
+  ] as const)("%j", (reason, text) => {
+    expect(reasonText(reason, { today: "2026-11-22" })).toBe(text);
+  });
+
+  it("names the currency after an amount, and the year of a day in another year than today's", () => {
+    expect(reasonText({ kind: "day-of-month", dayOfMonth: 3, amount: 9.5 }, { currency: "EUR" })).toBe(
+      "a charge of about 9.50 EUR recurs on the 3rd of each month and is forecast there",
+    );
+    expect(reasonText({ kind: "delay", day: "2026-12-31" }, { today: "2027-01-05" })).toBe(
+      "the charges of 31 December 2026 arrived with 1 January's (read as one delay, not a drop and a spike)",
+    );
+  });
+
+  it("writes ordinals", () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 31].map(ordinal)).toEqual(
+      "1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 23rd 31st".split(" "),
+    );
+  });
+});
+
+describe("reasonFieldsOf", () => {
+  it("writes the day as YYYY-MM-DD, the ratio to 3 decimals and the amount to cents", () => {
+    expect(
+      reasonFiguresOf(
+        [
+          { kind: "step", day: day("2026-11-12"), ratio: 1.17647 },
+          { kind: "day-of-month", dayOfMonth: 1, amount: 1250.004 },
+        ],
+        TODAY,
+      ),
+    ).toEqual([
+      {
+        kind: "step",
+        day: "2026-11-12",
+        ratio: 1.176,
+        text: "the level rose 18 % on 12 November (a step: the days before are read at the new level)",
+      },
+      {
+        kind: "day-of-month",
+        dayOfMonth: 1,
+        amount: 1250,
+        text: "a charge of about 1,250.00 recurs on the 1st of each month and is forecast there",
+      },
+    ]);
+  });
+
+  it("leaves out what cannot be said truthfully", () => {
+    const bad = [
+      { kind: "step", day: day("2026-11-12"), ratio: Number.NaN },
+      { kind: "step", day: day("2026-11-12"), ratio: Number.POSITIVE_INFINITY },
+      { kind: "step", day: day("2026-11-12"), ratio: 0 },
+      { kind: "spike", day: day("2026-11-12"), ratio: -2 },
+      { kind: "delay", day: 20000.5 },
+      { kind: "delay", day: TODAY + 1 },
+      { kind: "delay", day: -1 },
+      { kind: "day-of-month", dayOfMonth: 0, amount: 10 },
+      { kind: "day-of-month", dayOfMonth: 32, amount: 10 },
+      { kind: "day-of-month", dayOfMonth: 1.5, amount: 10 },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 0.001 },
+      { kind: "day-of-month", dayOfMonth: 1, amount: Number.NaN },
+      { kind: "trend", day: day("2026-11-12") },
+      null,
+    ] as unknown as ForecastReason[];
+    expect(reasonFieldsOf(bad, TODAY)).toEqual([]);
+    expect(reasonFieldsOf(undefined as unknown as ForecastReason[], TODAY)).toEqual([]);
+  });
+
+  it(`keeps the latest ${MAX_REASONS} of more`, () => {
+    const many: ForecastReason[] = Array.from({ length: 50 }, (_, i) => ({
+      kind: "delay",
+      day: TODAY - 50 + i,
+    }));
+    const kept = reasonFieldsOf(many, TODAY);
+    expect(kept).toHaveLength(MAX_REASONS);
+    expect(kept[kept.length - 1]).toEqual({ kind: "delay", day: "2026-11-21" });
+  });
+
+  it("says any reason with numbers only, in bounded time", () => {
+    const num = fc.oneof(fc.double(), fc.integer({ min: -100, max: TODAY + 100 }));
+    const reason = fc.record({
+      kind: fc.constantFrom("step", "day-of-month", "delay", "spike", "other"),
+      day: num,
+      ratio: num,
+      dayOfMonth: num,
+      amount: num,
+    });
+    const started = performance.now();
+    fc.assert(
+      fc.property(fc.array(reason, { maxLength: 40 }), (reasons) => {
+        const figures = reasonFiguresOf(reasons as unknown as ForecastReason[], TODAY);
+        expect(figures.length).toBeLessThanOrEqual(MAX_REASONS);
+        for (const f of figures) {
+          expect(f.text).not.toMatch(/NaN|Infinity|undefined|Invalid/);
+          if ("day" in f) expect(f.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(JSON.parse(JSON.stringify(f))).toEqual(f);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("evaluate", () => {
+  it("gives the step the model finds in figures.forecast.reasons, with its words", () => {
+    // 8 weeks at 1,000.00 a day, then 3 weeks at 1,600.00 from 1 November, with ±3 % of noise
+    const consumption = Array.from({ length: 77 }, (_, i) => {
+      const d = day("2026-09-06") + i;
+      return {
+        day: new Date(d * 86_400_000).toISOString().slice(0, 10),
+        totalAmount: Math.round((d >= day("2026-11-01") ? 1600 : 1000) * (1 + 0.03 * Math.sin(i * 1.7))),
+        totalBonuses: 0,
+      };
+    });
+    const e = evaluate(
+      { projectId: 1, balance: 1e6, bonuses: 0, consumption, now: new Date("2026-11-22T10:00:00Z") },
+      { monthlyBudget: 50000 },
+    );
+    expect(e.figures.forecast.reasons).toEqual([
+      {
+        kind: "step",
+        day: "2026-11-01",
+        ratio: expect.closeTo(1.6, 1),
+        text: expect.stringMatching(
+          /^the level rose 6\d % on 1 November \(a step: the days before are read at the new level\)$/,
+        ),
+      },
+    ]);
+  });
+});
