@@ -9,10 +9,12 @@
  * - level: log-uniform 20–20,000 a day; multiplicative noise, a log-normal of σ 1–8 %;
  * - `weekly`: weekday shapes from a mild dip to idle weekends (0.05–0.8× on Saturday and Sunday, sometimes a
  *   busier Monday or a quieter Friday); other families are flat or mildly weekly (0.8–1×);
- * - `step`: 1–4 step changes at random days, 5–60 % up or down (most of 8–30 %), at least one in the last
- *   four months (often inside an evaluated month);
+ * - `step`: a step change every 15–90 days on average, 5–60 % up or down (most of 8–30 %), at least one in
+ *   the last four months (often inside an evaluated month); half the series of other families (flat and
+ *   short-history aside) also change now and then: every 90–365 days, 5–30 %;
  * - `trend`: growth or decline of 3–25 % a month;
- * - `monthly-charge`: 1–2 items billed monthly on the 1st or another day, 10–50 % of the month's spend;
+ * - `monthly-charge`: 1–2 items billed monthly on the 1st or another day, 3–50 % of the month's spend
+ *   (log-uniform);
  * - `delays`: a day's charges arrive with the next (a zero, then a double), 5–20 % of days or always on one
  *   weekday; missing days (a zero, nothing caught up) 1–4 % of days;
  * - `spiky`: 2–8 % of days at 2–8× the level;
@@ -157,18 +159,30 @@ export function seriesOf(seed: number): CorpusSeries {
     factors[6] = weekend;
   }
 
-  // steps: the day (index) and the factor from that day on
+  // steps: the day (index) and the factor from that day on. A `step` series changes every 15–90 days on
+  // average (at least once in its last four months, often inside an evaluated month), sizes 5–60 %, most
+  // 8–30 %; half the other series (flat and short ones aside) change now and then (every 90–365 days, 5–30 %)
   const steps: { at: number; factor: number }[] = [];
-  if (has("step")) {
-    const k = int(1, 4);
-    for (let j = 0; j < k; j++) {
-      // the first within the last four months (often inside an evaluated month), the others anywhere
-      const at = j === 0 ? int(Math.max(1, n - 120), n - 5) : int(1, n - 5);
+  const background = family !== "flat" && family !== "short-history" && !has("step") && r() < 0.5;
+  if (has("step") || background) {
+    const every = has("step") ? uni(15, 90) : uni(90, 365);
+    const size = () => {
       const u = r();
-      const size = u < 0.1 ? uni(0.05, 0.08) : u < 0.75 ? uni(0.08, 0.3) : uni(0.3, 0.6);
-      steps.push({ at, factor: r() < 0.5 ? 1 + size : 1 - size });
+      if (!has("step")) return uni(0.05, 0.3);
+      return u < 0.1 ? uni(0.05, 0.08) : u < 0.75 ? uni(0.08, 0.3) : uni(0.3, 0.6);
+    };
+    for (
+      let at = Math.ceil(-Math.log(1 - r()) * every);
+      at < n - 1;
+      at += Math.ceil(-Math.log(1 - r()) * every)
+    )
+      steps.push({ at, factor: 0 });
+    if (has("step") && !steps.some((s) => s.at >= n - 120))
+      steps.push({ at: int(Math.max(1, n - 120), n - 5), factor: 0 });
+    for (const s of steps) {
+      const x = size();
+      s.factor = r() < 0.5 ? 1 + x : 1 - x;
     }
-    steps.sort((a, b) => a.at - b.at);
   }
   const monthlyGrowth = has("trend") ? (r() < 0.5 ? 1 : -1) * uni(0.03, 0.25) : 0;
   const perDay = Math.log(1 + monthlyGrowth) / 30;
@@ -178,7 +192,8 @@ export function seriesOf(seed: number): CorpusSeries {
   const charges: { day: number; share: number }[] = [];
   if (has("monthly-charge")) {
     const k = r() < 0.7 ? 1 : 2;
-    for (let j = 0; j < k; j++) charges.push({ day: r() < 0.5 ? 1 : int(2, 28), share: uni(0.1, 0.5) / k });
+    for (let j = 0; j < k; j++)
+      charges.push({ day: r() < 0.5 ? 1 : int(2, 28), share: logUni(0.03, 0.5) / k });
   }
   const delayRate = has("delays") ? uni(0.05, 0.2) : 0;
   const delayWeekday = has("delays") && r() < 0.4 ? int(0, 6) : -1;
