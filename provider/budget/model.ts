@@ -427,7 +427,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       for (let i = o; i < o + h; i++) act += r!.actual[i]!;
       for (let j = 0; j < c.count; j++) {
         const e = Math.log((c.sum(j, o, o, o + h) + 1e-6) / (act + 1e-6));
-        se[j] += e * e;
+        se[j] = se[j]! + e * e;
       }
     }
     const w =
