@@ -241,8 +241,10 @@ function read(amounts: number[], firstDay: number): Reading {
   }
   // spikes: a day far above its neighbours counts as that bound
   const capOf = (i: number) => expected[i]! * (1 + Math.max(6 * noise, 0.5));
+  // (a day next to another as high is a run — a change, not a spike)
+  const high = (i: number) => i >= 0 && i < n && expected[i]! > 0 && c[i]! > capOf(i);
   const clipped = c.map((v, i) => {
-    if (expected[i]! <= 0 || v <= capOf(i)) return v;
+    if (!high(i) || high(i - 1) || high(i + 1)) return v;
     reasons.push({ kind: "spike", day: firstDay + i, ratio: v / expected[i]! });
     return capOf(i);
   });
