@@ -1,205 +1,189 @@
 /**
- * `npm run backtest`: the month-end forecast replayed over a corpus of generated daily series with known
- * parameters, at as-of days 3, 7, 10, 15, 20 and 25 of each month, for four methods — the model
- * (provider/budget/model.ts), today's trailing 7-day mean, run-rate (month to date ÷ days elapsed × days in
- * month) and seasonal-naive (each day left as the same weekday a week before). Prints, per method and
- * as-of day, the median and 90th-percentile absolute % error of the month's total, the bias, and how often
- * the truth fell at or under the model's p80 and p90; writes docs/forecast-backtest.json.
+ * `npm run backtest`: the month-end forecast and the runway replayed as `costgate check --as-of D` would
+ * (bench/evaluate.ts) over the generated corpus (bench/corpus.ts), on the `tune` split and on the `heldout`
+ * split, each labelled. Every figure docs/FORECAST.md reports is a held-out one; tune on `tune` only.
  *
- *   npm run backtest [-- --series 40] [-- --by-kind]
+ * Prints per split: the median |error| % of the month total's p50 over as-of days 3–25 (every other day) for
+ * the model, run-rate, the trailing 7-day mean and seasonal-naive, the model's ratio to each, its bias and
+ * its p80/p90 coverage — pooled, by day of the month and by family — the per-series ratios and the runway.
+ * Writes docs/forecast-backtest.json (held-out figures) and docs/forecast-error-by-day.svg (held-out).
+ *
+ *   npm run backtest [-- --series 400] [-- --by-family] [-- --heldout-only] [-- --write-baseline]
+ *
+ * `--by-family` adds the model's ratio to run-rate per family and day; `--write-baseline` rewrites
+ * bench/forecast-baseline.json (the regression test's baseline, bench/heldout.ts) from the model as it is.
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ticks } from "../cli/report/svg";
-import { forecastDays } from "../provider/budget/model";
-import { MODEL_HISTORY_DAYS } from "../provider/check";
+import { corpus, DEFAULT_COUNT, FAMILIES } from "./corpus";
+import {
+  AS_OF_DAYS,
+  METHODS,
+  type Method,
+  type MonthSample,
+  type MonthSummary,
+  perSeriesRatios,
+  quantileOf,
+  replay,
+  summarizeMonth,
+  summarizeRunway,
+} from "./evaluate";
+import { heldoutFigures } from "./heldout";
 
 const ROOT = resolve(__dirname, "..", "..");
-const AS_OF = [3, 7, 10, 15, 20, 25];
-const METHODS = ["model", "trailing-mean", "run-rate", "seasonal-naive"] as const;
-type Method = (typeof METHODS)[number];
+const AS_OF = AS_OF_DAYS;
 
-/** mulberry32: a small seeded generator, so the corpus is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+const out = (line = "") => process.stdout.write(`${line}\n`);
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "—");
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
+const round = (x: number, k = 100) => Math.round(x * k) / k;
+
+function summaryRow(label: string, s: MonthSummary): string {
+  return `${label.padEnd(16)}${METHODS.map((m) => f2(s.medianAbsErrorPct[m]).padStart(7)).join("")}   ${f2(s.ratio["run-rate"]).padStart(5)} ${f2(s.ratio["trailing-mean"]).padStart(5)} ${f2(s.ratio["seasonal-naive"]).padStart(5)}  ${f2(s.biasPct).padStart(6)}  ${f1(s.coverageP80Pct).padStart(5)} ${f1(s.coverageP90Pct).padStart(5)} ${String(s.n).padStart(6)}`;
 }
+const HEADER = `${"".padEnd(16)}  model    r-r  trail  naive   ×r-r ×trl ×naive   bias%   ≤p80  ≤p90      n`;
 
-/** The kinds of series in the corpus and their parameters. */
-const KINDS = [
-  "flat",
-  "weekly-strong",
-  "weekly-mild",
-  "growth",
-  "step-up",
-  "step-down",
-  "spikes",
-  "new-project",
-  "zero-days",
-] as const;
-type Kind = (typeof KINDS)[number];
-
-/** A generated series: amounts of days `start`.. (day numbers since 1970-01-01). */
-function generate(kind: Kind, seed: number, start: number, days: number): number[] {
-  const r = rng(seed * 7919 + KINDS.indexOf(kind));
-  const base = 200 + r() * 2000;
-  const noise = 0.06 + r() * 0.12;
-  const stepAt = Math.floor(days * (0.4 + r() * 0.5));
-  const out: number[] = [];
-  for (let i = 0; i < days; i++) {
-    const wd = (start + i + 4) % 7;
-    const weekend = wd === 0 || wd === 6;
-    let v = base;
-    if (kind === "weekly-strong") v *= weekend ? 0.35 : 1.2;
-    if (kind === "weekly-mild") v *= weekend ? 0.8 : 1.08;
-    if (kind === "growth") v *= 1.006 ** i;
-    if (kind === "step-up" && i >= stepAt) v *= 1.7;
-    if (kind === "step-down" && i >= stepAt) v *= 0.5;
-    v *= 1 + noise * (r() * 2 - 1) * 1.5;
-    if (kind === "spikes" && r() < 0.04) v *= 4 + r() * 4;
-    if (kind === "zero-days" && r() < 0.1) v = 0;
-    if (kind === "new-project" && i < days - 40) v = 0;
-    out.push(Math.max(0, Math.round(v * 100) / 100));
+/** report prints one split and returns its figures as JSON. */
+function report(
+  split: "tune" | "heldout",
+  count: number,
+  byFamily: boolean,
+): { json: Record<string, unknown>; month: MonthSample[] } {
+  const label =
+    split === "tune"
+      ? "TUNE split (seeds 1…; tune on these)"
+      : "HELD-OUT split (seeds 1,000,001…; report these, never tune on them)";
+  const t0 = Date.now();
+  const { month, runway } = replay(corpus(split, count));
+  out(
+    `\n=== ${label}: ${count} series, ${month.length} as-of days, ${((Date.now() - t0) / 1000).toFixed(1)} s ===`,
+  );
+  out("median |error| % of the month total's p50, as-of days 3–25; the model's ratio to each baseline");
+  out(HEADER);
+  const pooled = summarizeMonth(month);
+  out(summaryRow("all", pooled));
+  out("\nby family");
+  const families: Record<string, MonthSummary> = {};
+  for (const f of FAMILIES) {
+    families[f] = summarizeMonth(month.filter((x) => x.family === f));
+    out(summaryRow(f, families[f]!));
   }
-  return out;
+  out("\nby day of the month (as of its start)");
+  const byDay: Record<string, MonthSummary> = {};
+  for (const d of AS_OF) {
+    byDay[d] = summarizeMonth(month.filter((x) => x.day === d));
+    out(summaryRow(`day ${d}`, byDay[d]!));
+  }
+  if (byFamily) {
+    out(`\nthe model's ratio to run-rate by family and day (${AS_OF.join(", ")})`);
+    for (const f of FAMILIES) {
+      const cells = AS_OF.map((d) =>
+        f2(
+          ratioOf(
+            month.filter((x) => x.family === f && x.day === d),
+            "run-rate",
+          ),
+        ),
+      );
+      out(`${f.padEnd(16)}${cells.map((c) => c.padStart(6)).join("")}`);
+    }
+  }
+  const perSeries: Record<string, unknown> = {};
+  out("\nper series: the model's median |error| ÷ the baseline's on the series' own as-of days");
+  for (const b of ["run-rate", "trailing-mean"] as const) {
+    const rs = perSeriesRatios(month, b);
+    const within = (rs.filter((x) => x <= (b === "run-rate" ? 0.8 : 0.85)).length / rs.length) * 100;
+    const worse = (rs.filter((x) => x > 1).length / rs.length) * 100;
+    perSeries[b] = {
+      median: round(quantileOf(rs, 0.5)),
+      p75: round(quantileOf(rs, 0.75)),
+      withinTargetPct: round(within, 10),
+      worsePct: round(worse, 10),
+    };
+    out(
+      `vs ${b.padEnd(14)} median ${f2(quantileOf(rs, 0.5))}  75th pct ${f2(quantileOf(rs, 0.75))}  within ${b === "run-rate" ? "0.8" : "0.85"}× ${f1(within)} %  worse than it ${f1(worse)} %`,
+    );
+  }
+  const rw = summarizeRunway(runway);
+  out("\nrunway (a balance the truth exhausts 7–40 days after the as-of day): median |error| % of p50");
+  out(
+    `model ${f2(rw.medianAbsErrorPct.model)}  run-rate ${f2(rw.medianAbsErrorPct["run-rate"])}  trailing ${f2(rw.medianAbsErrorPct["trailing-mean"])}  ×r-r ${f2(rw.ratio["run-rate"])}  ×trail ${f2(rw.ratio["trailing-mean"])}  bias ${f2(rw.biasPct)} %  outlasted p80 ${f1(rw.outlastedP80Pct)} %  p90 ${f1(rw.outlastedP90Pct)} %  n ${rw.n}`,
+  );
+  const rwFamilies: Record<string, unknown> = {};
+  for (const f of FAMILIES) {
+    const s = summarizeRunway(runway.filter((x) => x.family === f));
+    rwFamilies[f] = roundDeep(s);
+  }
+  const json = {
+    split,
+    series: count,
+    pooled: roundDeep(pooled),
+    families: roundDeep(families),
+    byDay: roundDeep(byDay),
+    perSeries,
+    runway: { pooled: roundDeep(rw), families: rwFamilies },
+  };
+  return { json, month };
 }
 
-const utcDayOf = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) / 86_400_000;
+function ratioOf(xs: MonthSample[], b: Exclude<Method, "model">): number {
+  return summarizeMonth(xs).ratio[b];
+}
 
-interface Sample {
-  kind: Kind;
-  asOf: number;
-  method: Method;
-  /** (forecast − truth) / truth */
-  error: number;
-  under80?: boolean;
-  under90?: boolean;
+/** jsonText is `x` as JSON the way biome formats it: arrays of numbers on one line. */
+function jsonText(x: unknown): string {
+  return `${JSON.stringify(x, null, 2).replace(/\[\s*(-?[\d.]+(?:,\s*-?[\d.]+)*)\s*\]/g, (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`)}\n`;
+}
+
+function roundDeep<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x, (_, v) => (typeof v === "number" ? round(v) : v))) as T;
 }
 
 function main(): void {
-  const perKind = Number(process.argv[process.argv.indexOf("--series") + 1] || 30) || 30;
-  const start = utcDayOf(2025, 7, 1);
-  const days = 200; // July 2025 to mid-January 2026: months Oct, Nov, Dec evaluated
-  const months = [
-    [2025, 10],
-    [2025, 11],
-    [2025, 12],
-  ] as const;
-  const samples: Sample[] = [];
-  for (const kind of KINDS) {
-    for (let s = 0; s < perKind; s++) {
-      const a = generate(kind, s + 1, start, days);
-      for (const [y, m] of months) {
-        const first = utcDayOf(y, m, 1) - start;
-        const len = new Date(Date.UTC(y, m, 0)).getUTCDate();
-        const truth = a.slice(first, first + len).reduce((x, v) => x + v, 0);
-        if (truth <= 0) continue;
-        for (const d of AS_OF) {
-          const today = first + d - 1; // index of the as-of day; evaluated at its start
-          // what `costgate check` reads: the model's history window, no more
-          const history = a.slice(Math.max(0, today - MODEL_HISTORY_DAYS), today);
-          const mtd = a.slice(first, today).reduce((x, v) => x + v, 0);
-          const lastIdx = first + len - 1;
-          const daysLeftAfterToday = lastIdx - today;
-          const model = forecastDays(trimLeadingZeros(history), start + today, 0, start + lastIdx);
-          const last7 = history.slice(-7);
-          const trailing =
-            mtd + (last7.reduce((x, v) => x + v, 0) / Math.max(1, last7.length)) * daysLeftAfterToday;
-          const elapsed = d - 1;
-          const runRate = elapsed > 0 ? (mtd / elapsed) * len : mtd;
-          let naive = mtd;
-          // the last observed week, repeated (never a day from the as-of day on)
-          for (let i = today; i <= lastIdx; i++) naive += a[today - 7 + ((i - today) % 7)] ?? 0;
-          const forecasts: Record<Method, number | undefined> = {
-            model: model.remaining ? mtd + model.remaining.p50 : undefined,
-            "trailing-mean": trailing,
-            "run-rate": runRate,
-            "seasonal-naive": naive,
-          };
-          for (const method of METHODS) {
-            const f = forecasts[method];
-            if (f === undefined) continue;
-            const sample: Sample = { kind, asOf: d, method, error: (f - truth) / truth };
-            if (method === "model" && model.remaining) {
-              sample.under80 = truth <= mtd + model.remaining.p80 + 1e-9;
-              sample.under90 = truth <= mtd + model.remaining.p90 + 1e-9;
-            }
-            samples.push(sample);
-          }
-        }
-      }
-    }
-  }
-  if (process.argv.includes("--by-kind")) {
-    // per kind of series: the median |error| % of each method at each as-of day
-    process.stdout.write(
-      `\nby kind: median |err| % (model / trailing / run-rate / naive) at days ${AS_OF.join(", ")}\n`,
+  const args = process.argv.slice(2);
+  const count = Number(args[args.indexOf("--series") + 1] || DEFAULT_COUNT) || DEFAULT_COUNT;
+  if (args.includes("--write-baseline")) {
+    const file = join(ROOT, "bench", "forecast-baseline.json");
+    const figures = heldoutFigures();
+    writeFileSync(
+      file,
+      `${JSON.stringify({ recorded: new Date().toISOString().slice(0, 10), ...figures }, null, 2)}\n`,
     );
-    for (const kind of KINDS) {
-      const cells = AS_OF.map((d) =>
-        METHODS.map((method) => {
-          const xs = samples.filter((x) => x.kind === kind && x.asOf === d && x.method === method);
-          return xs.length
-            ? quantileOf(
-                xs.map((x) => Math.abs(x.error) * 100),
-                0.5,
-              ).toFixed(1)
-            : "—";
-        }).join("/"),
-      );
-      process.stdout.write(`${kind.padEnd(14)} ${cells.join("  ")}\n`);
-    }
+    out(JSON.stringify(figures, null, 2));
+    out(`\nwritten: ${file}`);
+    return;
   }
-  const groups: Record<string, Kind[]> = {
-    "weekly, step, growth": ["weekly-strong", "weekly-mild", "step-up", "step-down", "growth"],
-    flat: ["flat"],
-    "all series": [...KINDS],
-  };
-  const result: Record<string, unknown> = {};
-  for (const [group, kinds] of Object.entries(groups)) {
-    const rows: Record<string, unknown>[] = [];
-    process.stdout.write(`\n${group}\n`);
-    process.stdout.write(`method          day  median |err| %  p90 |err| %  bias %   ≤p80 %  ≤p90 %   n\n`);
-    for (const method of METHODS) {
-      for (const d of AS_OF) {
-        const xs = samples.filter((s) => s.method === method && s.asOf === d && kinds.includes(s.kind));
-        if (xs.length === 0) continue;
-        const abs = xs.map((s) => Math.abs(s.error) * 100);
-        const row = {
-          method,
-          day: d,
-          medianAbsErrorPct: round(quantileOf(abs, 0.5)),
-          p90AbsErrorPct: round(quantileOf(abs, 0.9)),
-          biasPct: round((xs.reduce((a, s) => a + s.error, 0) / xs.length) * 100),
-          coverageP80Pct:
-            method === "model" ? round((xs.filter((s) => s.under80).length / xs.length) * 100) : null,
-          coverageP90Pct:
-            method === "model" ? round((xs.filter((s) => s.under90).length / xs.length) * 100) : null,
-          n: xs.length,
-        };
-        rows.push(row);
-        process.stdout.write(
-          `${method.padEnd(15)} ${String(d).padStart(3)}  ${fmt(row.medianAbsErrorPct, 15)}  ${fmt(row.p90AbsErrorPct, 11)}  ${fmt(row.biasPct, 6)}  ${fmt(row.coverageP80Pct, 7)}  ${fmt(row.coverageP90Pct, 6)}  ${String(row.n).padStart(4)}\n`,
-        );
-      }
-    }
-    result[group] = rows;
-  }
+  const byFamily = args.includes("--by-family") || args.includes("--by-kind");
+  if (!args.includes("--heldout-only")) report("tune", count, byFamily);
+  const { json: heldout, month } = report("heldout", count, byFamily);
+  // the chart: median |error| by day, per method, for all held-out series and the two families the
+  // simple baselines find hardest to beat
+  const panel = (family?: string): Row[] =>
+    AS_OF.flatMap((d) => {
+      const s = summarizeMonth(month.filter((x) => x.day === d && (!family || x.family === family)));
+      return METHODS.map((method) => ({
+        method,
+        day: d,
+        medianAbsErrorPct: round(s.medianAbsErrorPct[method]),
+      }));
+    });
   const svgFile = join(ROOT, "docs", "forecast-error-by-day.svg");
-  writeFileSync(svgFile, errorChartSvg(result as Record<string, Row[]>));
-  process.stdout.write(`\nwritten: ${svgFile}\n`);
+  writeFileSync(
+    svgFile,
+    errorChartSvg({
+      "all held-out series": panel(),
+      "step (held-out)": panel("step"),
+      "flat (held-out)": panel("flat"),
+    }),
+  );
+  out(`\nwritten: ${svgFile}`);
   const file = join(ROOT, "docs", "forecast-backtest.json");
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), seriesPerKind: perKind, kinds: KINDS, groups: result }, null, 2)}\n`,
+    jsonText({ date: new Date().toISOString().slice(0, 10), asOfDays: AS_OF, families: FAMILIES, heldout }),
   );
-  process.stdout.write(`\nwritten: ${file}\n`);
+  out(`written: ${file}`);
 }
 
 interface Row {
@@ -269,21 +253,5 @@ ${legend}
 </svg>
 `;
 }
-
-function trimLeadingZeros(xs: number[]): number[] {
-  const i = xs.findIndex((x) => x > 0);
-  return i < 0 ? [] : xs.slice(i);
-}
-
-function quantileOf(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
-}
-
-const round = (x: number) => Math.round(x * 10) / 10;
-const fmt = (x: number | null, w: number) => (x === null ? "—" : x.toFixed(1)).padStart(w);
 
 if (require.main === module) main();

@@ -1,0 +1,63 @@
+/**
+ * The held-out regression check (issue 20): the figures `test/budget/backtest-heldout.test.ts` compares with
+ * bench/forecast-baseline.json, from a fixed subset of the held-out corpus (its first
+ * {@link HELDOUT_CHECK_COUNT} series, every family equally), so that `npm test` stays fast and every run
+ * reads the same series. `npm run backtest -- --write-baseline` rewrites the baseline from the model as it
+ * is; do that only after a change that improves the figures (the test then holds the model to them).
+ */
+import { corpus, FAMILIES } from "./corpus";
+import { perSeriesRatios, replay, summarizeMonth, summarizeRunway } from "./evaluate";
+
+/** The held-out series the test replays: the first 135 (15 per family). */
+export const HELDOUT_CHECK_COUNT = 135;
+
+/** What the baseline records and the test compares. */
+export interface HeldoutFigures {
+  series: number;
+  samples: number;
+  /** The model's pooled median |error| of p50 over days 3–25 ÷ each baseline's. */
+  ratioRunRate: number;
+  ratioTrailingMean: number;
+  ratioSeasonalNaive: number;
+  medianAbsErrorPct: number;
+  biasPct: number;
+  coverageP80Pct: number;
+  coverageP90Pct: number;
+  /** Per family: the model's ratio to run-rate and to the trailing mean. */
+  families: Record<string, { ratioRunRate: number; ratioTrailingMean: number }>;
+  /** The share of series whose own ratio to run-rate is at most 0.8 (the checker's per-series target), %. */
+  seriesWithin08RunRatePct: number;
+  /** The runway: the model's p50 median |error| ÷ run-rate's and the trailing mean's. */
+  runwayRatioRunRate: number;
+  runwayRatioTrailingMean: number;
+}
+
+const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** heldoutFigures replays the fixed held-out subset and returns its figures (rounded to 4 decimals). */
+export function heldoutFigures(count: number = HELDOUT_CHECK_COUNT): HeldoutFigures {
+  const { month, runway } = replay(corpus("heldout", count));
+  const all = summarizeMonth(month);
+  const families: HeldoutFigures["families"] = {};
+  for (const f of FAMILIES) {
+    const s = summarizeMonth(month.filter((x) => x.family === f));
+    families[f] = { ratioRunRate: r4(s.ratio["run-rate"]), ratioTrailingMean: r4(s.ratio["trailing-mean"]) };
+  }
+  const perSeries = perSeriesRatios(month, "run-rate");
+  const rw = summarizeRunway(runway);
+  return {
+    series: count,
+    samples: all.n,
+    ratioRunRate: r4(all.ratio["run-rate"]),
+    ratioTrailingMean: r4(all.ratio["trailing-mean"]),
+    ratioSeasonalNaive: r4(all.ratio["seasonal-naive"]),
+    medianAbsErrorPct: r4(all.medianAbsErrorPct.model),
+    biasPct: r4(all.biasPct),
+    coverageP80Pct: r4(all.coverageP80Pct),
+    coverageP90Pct: r4(all.coverageP90Pct),
+    families,
+    seriesWithin08RunRatePct: r4((perSeries.filter((x) => x <= 0.8).length / perSeries.length) * 100),
+    runwayRatioRunRate: r4(rw.ratio["run-rate"]),
+    runwayRatioTrailingMean: r4(rw.ratio["trailing-mean"]),
+  };
+}

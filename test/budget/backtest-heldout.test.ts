@@ -1,0 +1,56 @@
+// The held-out regression check (issue 20): the forecast replayed as `costgate check --as-of D` does on a
+// fixed subset of the held-out corpus (bench/heldout.ts) may not get worse than the figures recorded in
+// bench/forecast-baseline.json. After a change that improves them, `npm run backtest -- --write-baseline`
+// records the new figures (commit the file with the change).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type HeldoutFigures, heldoutFigures } from "../../bench/heldout";
+
+const baseline = JSON.parse(
+  readFileSync(join(__dirname, "..", "..", "bench", "forecast-baseline.json"), "utf8"),
+) as HeldoutFigures;
+/** How much worse than the baseline a ratio may get: pooled, per family (fewer samples, more trade-offs). */
+const POOLED_SLACK = 0.02;
+const FAMILY_SLACK = 0.1;
+
+describe("the forecast on the held-out corpus", () => {
+  let now: HeldoutFigures;
+  beforeAll(() => {
+    now = heldoutFigures(baseline.series);
+  }, 60_000);
+
+  it("replays the same series as the baseline", () => {
+    expect(now.samples).toBe(baseline.samples);
+  });
+
+  it("its pooled month-end error, as a ratio to run-rate's and the trailing mean's, has not regressed", () => {
+    expect(now.ratioRunRate).toBeLessThanOrEqual(baseline.ratioRunRate + POOLED_SLACK);
+    expect(now.ratioTrailingMean).toBeLessThanOrEqual(baseline.ratioTrailingMean + POOLED_SLACK);
+    expect(now.ratioSeasonalNaive).toBeLessThanOrEqual(baseline.ratioSeasonalNaive + POOLED_SLACK);
+  });
+
+  it("no family's ratio has regressed", () => {
+    for (const [family, b] of Object.entries(baseline.families)) {
+      const f = now.families[family];
+      expect(f, family).toBeDefined();
+      expect(f!.ratioRunRate, `${family} vs run-rate`).toBeLessThanOrEqual(b.ratioRunRate + FAMILY_SLACK);
+      expect(f!.ratioTrailingMean, `${family} vs trailing mean`).toBeLessThanOrEqual(
+        b.ratioTrailingMean + FAMILY_SLACK,
+      );
+    }
+  });
+
+  it("p80 and p90 cover the truth as often as they say (the issue's bounds), with little bias", () => {
+    expect(now.coverageP80Pct).toBeGreaterThanOrEqual(72);
+    expect(now.coverageP80Pct).toBeLessThanOrEqual(92);
+    expect(now.coverageP90Pct).toBeGreaterThanOrEqual(Math.max(82, now.coverageP80Pct));
+    expect(now.coverageP90Pct).toBeLessThanOrEqual(97);
+    expect(Math.abs(now.biasPct)).toBeLessThanOrEqual(Math.max(1, Math.abs(baseline.biasPct) + 0.5));
+  });
+
+  it("the runway's error, as a ratio to run-rate's and the trailing mean's, has not regressed", () => {
+    expect(now.runwayRatioRunRate).toBeLessThanOrEqual(baseline.runwayRatioRunRate + POOLED_SLACK);
+    expect(now.runwayRatioTrailingMean).toBeLessThanOrEqual(baseline.runwayRatioTrailingMean + POOLED_SLACK);
+  });
+});
