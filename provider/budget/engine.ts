@@ -215,12 +215,39 @@ function forecastFiguresOf(
   const next30 = model.forecast(todaySoFar, series.today + 29);
   let runwayDays: QuantileFigures | null = null;
   if (next30.remaining) {
-    const rate = mapQ(next30.remaining, (r) => Math.max(0, r / 30 + extraDailyCost));
     if (available <= 0) runwayDays = { p50: 0, p80: 0, p90: 0 };
-    // p80 and p90 spend at least p50's: every rate is above 0 when p50's is
-    else if (rate.p50 > 0) runwayDays = mapQ(rate, (x) => Math.floor((available / x) * 10) / 10);
+    else {
+      // the day each quantile's path of spend (the model's days, today's rest first, plus the planned
+      // change) reaches the balance; p80 and p90 spend at least p50's, so they run out no later
+      const at = (q: keyof QuantileFigures) =>
+        daysUntilSpent(
+          available,
+          next30.path.map((d) => d[q]),
+          extraDailyCost,
+        );
+      const p50 = at("p50");
+      if (Number.isFinite(p50))
+        runwayDays = { p50, p80: Math.min(p50, at("p80")), p90: Math.min(p50, at("p90")) };
+    }
   }
   return { monthEnd, runwayDays, ...base };
+}
+
+/**
+ * daysUntilSpent is how many days (to 0.1, rounded down) `available` lasts when day `i` costs `days[i]` plus
+ * `extraDailyCost` (never below 0), and the days' mean rate after the last; Infinity when nothing is spent.
+ */
+function daysUntilSpent(available: number, days: number[], extraDailyCost: number): number {
+  let left = available;
+  let total = 0;
+  for (let i = 0; i < days.length; i++) {
+    const a = Math.max(0, days[i]! + extraDailyCost);
+    total += a;
+    if (a >= left) return Math.floor((i + left / a) * 10) / 10;
+    left -= a;
+  }
+  const rate = total / Math.max(1, days.length);
+  return rate > 0 ? Math.floor((days.length + left / rate) * 10) / 10 : Number.POSITIVE_INFINITY;
 }
 
 function mapQ(q: QuantileFigures, f: (x: number) => number): QuantileFigures {

@@ -71,164 +71,326 @@ function quantile(xs: number[], q: number): number {
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
 }
 
-/** A fitted model: the level, the weekday factors and the spread of its deseasonalized days. */
-interface Fit {
-  level: number;
+const DAY_MS = 86_400_000;
+/** Day of the month (1–31) of a day number. */
+const dayOfMonthOf = (day: number): number => new Date(day * DAY_MS).getUTCDate();
+
+/** What the model reads from a history of at least 14 days before forecasting it. */
+interface Reading {
+  /** Seven weekday factors averaging 1. */
   factors: number[];
-  method: "weekday-level" | "run-rate";
-  /** Robust spread (MAD × 1.4826) of the deseasonalized days, for the fallback intervals. */
-  sigma: number;
+  /** Each day's level: delays spread, monthly charges taken out, spikes clipped, earlier regimes scaled to the last, ÷ its weekday factor. */
+  level: number[];
+  /** Each day's charges as the backtests count them: like `level` but neither clipped nor ÷ the weekday factor. */
+  actual: number[];
+  /** Charges that recur on a day of the month: day of the month → amount. */
+  charges: Map<number, number>;
+  reasons: ForecastReason[];
+}
+
+/** Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise. */
+function localExpectation(
+  amounts: number[],
+  firstDay: number,
+): { expected: number[]; noise: number; f0: number[] } {
+  const n = amounts.length;
+  const recent = amounts.slice(-56);
+  const start = firstDay + n - recent.length;
+  const all = median(recent);
+  const f0 = Array(7).fill(1) as number[];
+  if (all > 0)
+    for (let w = 0; w < 7; w++) {
+      const vs = recent.filter((_, i) => weekdayOf(start + i) === w);
+      if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
+    }
+  const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
+  const expected = amounts.map((_, i) => {
+    const near: number[] = [];
+    for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near.push(x[j]!);
+    return median(near) * f0[weekdayOf(firstDay + i)]!;
+  });
+  const rel = amounts.filter((_, i) => expected[i]! > 0).map((a, i) => a / expected[i]! - 1);
+  const rm = median(rel);
+  const noise = Math.max(0.01, 1.4826 * median(rel.map((r) => Math.abs(r - rm))));
+  return { expected, noise, f0 };
 }
 
 /**
- * fit reads `amounts` (full days, oldest first; the last is yesterday of `firstDay + amounts.length`).
- * undefined under 3 days.
+ * changePoints finds the days the level changed: binary segmentation of the log of the days (÷ weekday
+ * factors, zeros left out), a split kept when its two sides' means differ by more than `T_STEP` standard
+ * errors of the series' own day-to-day noise and a step fits them better than a straight line (growth is
+ * not a step). Returns the split indices, oldest first.
  */
-function fitModel(amounts: number[], firstDay: number): Fit | undefined {
-  const n = amounts.length;
-  if (n < 3) return undefined;
-  const window = amounts.slice(-56);
-  const start = firstDay + n - window.length;
-  const med = median(window);
-  const mad = median(window.map((x) => Math.abs(x - med))) * 1.4826;
-  // spikes do not drag the level: a day above median + 5 robust sigmas counts as that bound
-  const cap = mad > 0 ? med + 5 * mad : med > 0 ? med * 3 : Number.POSITIVE_INFINITY;
-  const clipped = window.map((x) => Math.min(x, cap));
-  if (n < 14) {
-    const rate = clipped.reduce((a, b) => a + b, 0) / clipped.length;
-    return { level: rate, factors: Array(7).fill(1), method: "run-rate", sigma: mad };
+function changePoints(x: number[]): number[] {
+  const n = x.length;
+  const cnt = [0];
+  const sy = [0];
+  const syy = [0];
+  const si = [0];
+  const sii = [0];
+  const siy = [0];
+  const logs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const ok = x[i]! > 0;
+    const y = ok ? Math.log(x[i]!) : 0;
+    if (ok) logs.push(y);
+    cnt.push(cnt[i]! + (ok ? 1 : 0));
+    sy.push(sy[i]! + y);
+    syy.push(syy[i]! + y * y);
+    si.push(si[i]! + (ok ? i : 0));
+    sii.push(sii[i]! + (ok ? i * i : 0));
+    siy.push(siy[i]! + (ok ? i * y : 0));
   }
-  const mean = clipped.reduce((a, b) => a + b, 0) / clipped.length;
+  const diffs: number[] = [];
+  for (let i = 1; i < logs.length; i++) diffs.push(Math.abs(logs[i]! - logs[i - 1]!));
+  const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
+  const found: number[] = [];
+  const split = (a: number, b: number, depth: number) => {
+    if (depth > 4) return;
+    const N = cnt[b]! - cnt[a]!;
+    if (N < 6) return;
+    let best = -1;
+    let bestT = 0;
+    for (let k = a + 1; k < b; k++) {
+      const na = cnt[k]! - cnt[a]!;
+      const nb = cnt[b]! - cnt[k]!;
+      if (na < 3 || nb < 3) continue;
+      const d = (sy[b]! - sy[k]!) / nb - (sy[k]! - sy[a]!) / na;
+      const t = Math.abs(d) / (sigma * Math.sqrt(1 / na + 1 / nb));
+      if (t > bestT) {
+        bestT = t;
+        best = k;
+      }
+    }
+    if (best < 0 || bestT < T_STEP) return;
+    const na = cnt[best]! - cnt[a]!;
+    const nb = cnt[b]! - cnt[best]!;
+    const ma = (sy[best]! - sy[a]!) / na;
+    const mb = (sy[b]! - sy[best]!) / nb;
+    if (Math.abs(mb - ma) < STEP_MIN) return;
+    const Syy = syy[b]! - syy[a]!;
+    const Sy = sy[b]! - sy[a]!;
+    const Si = si[b]! - si[a]!;
+    const Sii = sii[b]! - sii[a]!;
+    const Siy = siy[b]! - siy[a]!;
+    const sxx = Sii - (Si * Si) / N;
+    const sxy = Siy - (Si * Sy) / N;
+    const line = Syy - (Sy * Sy) / N - (sxx > 0 ? (sxy * sxy) / sxx : 0);
+    const step = Syy - na * ma * ma - nb * mb * mb;
+    if (step >= line * LINE_VS_STEP) return;
+    found.push(best);
+    split(a, best, depth + 1);
+    split(best, b, depth + 1);
+  };
+  split(0, n, 0);
+  return found.sort((p, q) => p - q);
+}
+/** A split is a step when its sides differ by this many standard errors (tuned on the tune split). */
+const T_STEP = 4.5;
+/** …and by at least this much (log): 4 %. */
+const STEP_MIN = Math.log(1.04);
+/** …and a step leaves less than this share of a straight line's squared residuals. */
+const LINE_VS_STEP = 0.9;
+
+function read(amounts: number[], firstDay: number): Reading {
+  const n = amounts.length;
+  const { expected, noise } = localExpectation(amounts, firstDay);
+  const reasons: ForecastReason[] = [];
+  const c = [...amounts];
+  // a delay: days near 0 (up to 6), then a day carrying their charges with its own; read as spread over them
+  const tol = Math.max(0.3, 4 * noise);
+  for (let i = 0; i + 1 < n; i++) {
+    if (!(expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!)) continue;
+    let j = i;
+    while (j + 1 < n && j - i < 6 && c[j + 1]! <= 0.15 * expected[j + 1]!) j++;
+    if (j + 1 >= n) break;
+    let want = 0;
+    let sum = 0;
+    for (let k = i; k <= j + 1; k++) {
+      want += expected[k]!;
+      sum += c[k]!;
+    }
+    const own = expected[j + 1]!;
+    if (c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) {
+      for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
+      reasons.push({ kind: "delay", day: firstDay + i });
+    }
+    i = j;
+  }
+  // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
+  // by about the same amount, the last within a month
+  const charges = new Map<number, number>();
+  if (n >= 28) {
+    const byDom = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      const dom = dayOfMonthOf(firstDay + i);
+      byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
+    }
+    for (const [dom, idx] of byDom) {
+      if (idx.length < 2 || n - 1 - idx[idx.length - 1]! > 31) continue;
+      const excess = idx.map((i) => c[i]! - expected[i]!);
+      const clear = idx.every((i, k) => excess[k]! > Math.max(5 * noise, 0.3) * Math.max(expected[i]!, 1e-9));
+      if (!clear) continue;
+      const lo = Math.min(...excess);
+      const hi = Math.max(...excess);
+      if (lo < 0.6 * hi) continue;
+      const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
+      charges.set(dom, amount);
+      for (const i of idx) c[i] = Math.max(0, c[i]! - amount);
+    }
+  }
+  // spikes: a day far above its neighbours counts as that bound
+  const capOf = (i: number) => expected[i]! * (1 + Math.max(6 * noise, 0.5));
+  // (a day next to another as high is a run — a change, not a spike)
+  const high = (i: number) => i >= 0 && i < n && expected[i]! > 0 && c[i]! > capOf(i);
+  const clipped = c.map((v, i) => {
+    if (!high(i) || high(i - 1) || high(i + 1)) return v;
+    reasons.push({ kind: "spike", day: firstDay + i, ratio: v / expected[i]! });
+    return capOf(i);
+  });
+  // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last
+  const { f0 } = localExpectation(clipped, firstDay);
+  const des = clipped.map((v, i) => v / f0[weekdayOf(firstDay + i)]!);
+  const cps = changePoints(des);
+  const scale = Array(n).fill(1) as number[];
+  if (cps.length > 0) {
+    const bounds = [0, ...cps, n];
+    const segMean = (a: number, b: number) => {
+      const vs = des.slice(a, b).filter((v) => v > 0);
+      return vs.length ? Math.exp(vs.reduce((s, v) => s + Math.log(v), 0) / vs.length) : 0;
+    };
+    const means = bounds.slice(1).map((b, j) => segMean(bounds[j]!, b));
+    const lastMean = means[means.length - 1]!;
+    for (let j = 0; j < means.length - 1; j++) {
+      const s = means[j]! > 0 && lastMean > 0 ? lastMean / means[j]! : 1;
+      for (let i = bounds[j]!; i < bounds[j + 1]!; i++) scale[i] = s;
+      if (means[j]! > 0)
+        reasons.push({ kind: "step", day: firstDay + bounds[j + 1]!, ratio: means[j + 1]! / means[j]! });
+    }
+  }
+  const scaled = clipped.map((v, i) => v * scale[i]!);
+  // weekday factors from the last 8 weeks of one regime: each weekday's mean ÷ all days' mean, shrunk
+  // towards 1 by k / (k + 0.5) for the k weeks behind it
+  const window = scaled.slice(-56);
+  const start = firstDay + n - window.length;
+  const mean = window.reduce((a, b) => a + b, 0) / window.length;
   const factors = Array(7).fill(1) as number[];
   if (mean > 0) {
     for (let w = 0; w < 7; w++) {
-      const vs = clipped.filter((_, i) => weekdayOf(start + i) === w);
+      const vs = window.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length === 0) continue;
       const raw = vs.reduce((a, b) => a + b, 0) / vs.length / mean;
-      // shrunk towards 1 when few weeks back it (k / (k + 0.5) for k weeks)
       factors[w] = 1 + ((raw - 1) * vs.length) / (vs.length + 0.5);
     }
     const avg = factors.reduce((a, b) => a + b, 0) / 7;
-    for (let w = 0; w < 7; w++) factors[w] = factors[w]! / avg;
+    for (let w = 0; w < 7; w++) factors[w] = Math.max(factors[w]! / avg, 1e-6);
   }
-  const des = clipped.map((x, i) => x / Math.max(factors[weekdayOf(start + i)]!, 1e-9));
-  // a level series (its last 4 weeks' median within 8 % of the 4 before) is averaged longer: 8 weeks,
-  // half-life 14 days; otherwise 4 weeks, half-life 7, to follow it
-  const m1 = median(des.slice(-56, -28));
-  const m2 = median(des.slice(-28));
-  const stable = des.length >= 56 && m1 > 0 && m2 > 0 && Math.abs(Math.log(m2 / m1)) < 0.08;
-  const halfLife = stable ? 14 : 7;
-  const recent = des.slice(stable ? -56 : -28);
-  let wsum = 0;
-  let level = 0;
-  recent.forEach((x, i) => {
-    const w = 0.5 ** ((recent.length - 1 - i) / halfLife);
-    wsum += w;
-    level += w * x;
-  });
-  level /= wsum;
-  const dmed = median(recent);
-  const sigma = Math.max(median(recent.map((x) => Math.abs(x - dmed))) * 1.4826, 0.05 * Math.abs(level));
-  // change point: the last 3 days all on one side of the level, their mean beyond 2.5 sigmas
-  const last3 = des.slice(-3);
-  const m3 = last3.reduce((a, b) => a + b, 0) / 3;
-  const sameSide = last3.every((x) => x > level) || last3.every((x) => x < level);
-  if (sameSide && Math.abs(m3 - level) > 2.5 * sigma) level = m3;
-  return { level: Math.max(0, level), factors, method: "weekday-level", sigma };
+  return {
+    factors,
+    level: scaled.map((v, i) => v / factors[weekdayOf(firstDay + i)]!),
+    actual: c.map((v, i) => v * scale[i]!),
+    charges,
+    reasons,
+  };
 }
 
-function expected(f: Fit, day: number): number {
-  return f.level * f.factors[weekdayOf(day)]!;
-}
-
-/** pointRemaining is the expected spend of the days `from`..`to` (day numbers), today's rest included. */
-function pointRemaining(f: Fit, today: number, todaySoFar: number, lastDay: number): number {
-  let sum = Math.max(0, expected(f, today) - todaySoFar);
-  for (let d = today + 1; d <= lastDay; d++) sum += expected(f, d);
-  return sum;
-}
+/** The trailing windows the candidate levels average (days); `TREND` is a line through the last 28. */
+const WINDOWS = [7, 14, 28, 56];
+const TREND = 28;
+/** Origins the candidates are weighed on, and the horizon (days) at most. */
+const WEIGH_ORIGINS = 42;
+const WEIGH_HORIZON = 14;
 
 /**
- * levelShift finds a step change in the history: the split (at least 7 days from either end, within the
- * last 70 days) whose two sides' medians (28 days each at most) differ most, when they differ by more than
- * 35 % and each side is level on its own (its halves' medians within 12 %: growth is not a step). Returns
- * where, and the after ÷ before ratio; undefined for none. Without it the backtests that straddle an old
- * step read as a bias and pull p50 away (docs/FORECAST.md: 8.4 % median error at day 10 on steps, 3.3 %
- * with it).
+ * Candidates computes, from prefix sums, each candidate's forecast of the days `o`..`o + h − 1` made at
+ * origin `o` (index into the history; days before `o` only): a trailing mean of each window, and a line
+ * through the last 28 days — each times the days' weekday factors.
  */
-function levelShift(amounts: number[]): { at: number; ratio: number } | undefined {
-  const n = amounts.length;
-  const STEP_MIN = Math.log(1.35);
-  const SIDE_MAX = 0.12;
-  let best: { at: number; ratio: number; score: number } | undefined;
-  for (let k = Math.max(7, n - 70); k <= n - 7; k++) {
-    const before = amounts.slice(Math.max(0, k - 28), k);
-    const after = amounts.slice(k, Math.min(n, k + 28));
-    const mb = median(before);
-    const ma = median(after);
-    if (mb <= 0 || ma <= 0) continue;
-    const score = Math.abs(Math.log(ma / mb));
-    if (score > STEP_MIN && (!best || score > best.score)) best = { at: k, ratio: ma / mb, score };
+class Candidates {
+  private readonly p: number[] = [0];
+  private readonly pi: number[] = [0];
+  private readonly fsum: number[] = [0];
+  private readonly fisum: number[] = [0];
+  readonly count = WINDOWS.length + 1;
+  constructor(
+    private readonly r: Reading,
+    private readonly firstDay: number,
+    maxDays: number,
+  ) {
+    r.level.forEach((v, i) => {
+      this.p.push(this.p[i]! + v);
+      this.pi.push(this.pi[i]! + i * v);
+    });
+    for (let i = 0; i < maxDays; i++) {
+      const f = r.factors[weekdayOf(firstDay + i)]!;
+      this.fsum.push(this.fsum[i]! + f);
+      this.fisum.push(this.fisum[i]! + i * f);
+    }
   }
-  if (!best) return undefined;
-  const side = (xs: number[]) => {
-    const h = Math.floor(xs.length / 2);
-    const a = median(xs.slice(0, h));
-    const b = median(xs.slice(h));
-    return a > 0 && b > 0 ? Math.abs(Math.log(b / a)) : 0;
-  };
-  const before = amounts.slice(Math.max(0, best.at - 28), best.at);
-  const after = amounts.slice(best.at, Math.min(n, best.at + 28));
-  if (before.length >= 14 && side(before) > SIDE_MAX) return undefined;
-  if (after.length >= 14 && side(after) > SIDE_MAX) return undefined;
-  return { at: best.at, ratio: best.ratio };
+  /** Candidate `c`'s forecast at origin `o` of days `a`..`b − 1` (indices, a ≥ o). */
+  sum(c: number, o: number, a: number, b: number): number {
+    const F = this.fsum[b]! - this.fsum[a]!;
+    if (c < WINDOWS.length) {
+      const lo = Math.max(0, o - WINDOWS[c]!);
+      return ((this.p[o]! - this.p[lo]!) / (o - lo)) * F;
+    }
+    const lo = Math.max(0, o - TREND);
+    const m = o - lo;
+    const sy = this.p[o]! - this.p[lo]!;
+    const siy = this.pi[o]! - this.pi[lo]!;
+    const ic = (lo + o - 1) / 2;
+    const sxx = (m * (m * m - 1)) / 12;
+    const slope = sxx > 0 ? (siy - ic * sy) / sxx : 0;
+    const a0 = sy / m;
+    // the line, damped by half, never below 0
+    const FI = this.fisum[b]! - this.fisum[a]!;
+    return Math.max(0, a0 * F + 0.5 * slope * (FI - ic * F));
+  }
+  /** Day `i`'s weekday factor. */
+  factor(i: number): number {
+    return this.r.factors[weekdayOf(this.firstDay + i)]!;
+  }
 }
 
-/** A history read once: forecasts to any horizon share its step adjustment, its fit and its backtest fits. */
+/** A history read once: forecasts to any horizon share its reading, its candidates and their weights. */
 export interface ForecastModel {
   /** The spend from now (`todaySoFar` already charged today) to `lastDay`, with its quantiles. */
   forecast(todaySoFar: number, lastDay: number): ModelForecast;
 }
 
 /**
- * forecastModel reads `rawAmounts`, the full days before `today` (oldest first, ending yesterday). Intervals
- * come from backtests on the same history: the model is refitted at up to 60 earlier origins and its
- * forecast of the following days compared with what was spent; the quantiles of actual ÷ forecast scale the
- * point forecast. Under 8 backtests, a widening from the days' spread is used and confidence is low. The
- * refits depend on the origin only, so each is made once for every horizon asked; a forecast asked twice
- * is made once.
+ * forecastModel reads `amounts`, the full days before `today` (oldest first, ending yesterday). It spreads
+ * delays, takes recurring day-of-month charges out (and forecasts them on their day), clips spikes, finds
+ * level changes against the series' own noise and scales earlier regimes to the last; then it weighs
+ * candidate forecasters (trailing means of 7, 14, 28 and 56 days and a damped line, with weekday factors)
+ * by their errors in backtests on this history, and takes its intervals from the combined forecaster's
+ * backtests over the same horizon: the quantiles of actual ÷ forecast scale the point forecast. Under 8
+ * backtests, a widening from the days' spread is used and confidence is low. Under 14 days, a run-rate.
  *
  * @example
  * const model = forecastModel(last84Days, todayNumber);
  * model.forecast(312.5, monthEndNumber).remaining?.p80; // 80 % likely to spend at most this to the month's end
  */
-export function forecastModel(rawAmounts: number[], today: number): ForecastModel {
-  // a step change in the history: the days before it are scaled to the new level, so that the weekday
-  // factors, the level and the backtests all read one regime
-  const shift = levelShift(rawAmounts);
-  const amounts = shift ? rawAmounts.map((x, i) => (i < shift.at ? x * shift.ratio : x)) : rawAmounts;
+export function forecastModel(amounts: number[], today: number): ForecastModel {
   const n = amounts.length;
   const firstDay = today - n;
-  const f = fitModel(amounts, firstDay);
-  const fits = new Map<number, Fit | undefined>();
-  const fitAt = (o: number) => {
-    if (!fits.has(o)) fits.set(o, fitModel(amounts.slice(0, o), firstDay));
-    return fits.get(o);
-  };
   const forecasts = new Map<string, ModelForecast>();
+  const r = n >= 14 ? read(amounts, firstDay) : undefined;
+  let cands: Candidates | undefined;
+  const weights = new Map<number, number[]>();
   return {
     forecast(todaySoFar, lastDay) {
       const key = `${todaySoFar}:${lastDay}`;
       const known = forecasts.get(key);
       if (known) return known;
-      const made = forecastOnce(todaySoFar, lastDay);
+      const made = r ? modelled(r, todaySoFar, lastDay) : runRate(todaySoFar, lastDay);
       forecasts.set(key, made);
       return made;
     },
   };
 
-  function forecastOnce(todaySoFar: number, lastDay: number): ModelForecast {
-    if (!f) {
+  function runRate(todaySoFar: number, lastDay: number): ModelForecast {
+    if (n < 3)
       return {
         method: "none",
         confidence: "none",
@@ -239,59 +401,139 @@ export function forecastModel(rawAmounts: number[], today: number): ForecastMode
         path: [],
         reasons: [],
       };
-    }
-    const point = pointRemaining(f, today, todaySoFar, lastDay);
-    const horizon = lastDay - today + 1;
-    const ratios: number[] = [];
-    // origins whose following days cover the whole horizon: errors of the same length as the forecast's
-    for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
-      const past = fitAt(o);
-      if (!past) break;
-      let pred = 0;
-      let actual = 0;
-      for (let i = 0; i < horizon; i++) {
-        pred += expected(past, firstDay + o + i);
-        actual += amounts[o + i]!;
+    const med = median(amounts);
+    const mad = median(amounts.map((x) => Math.abs(x - med))) * 1.4826;
+    const cap = mad > 0 ? med + 5 * mad : med > 0 ? med * 3 : Number.POSITIVE_INFINITY;
+    const rate = amounts.reduce((a, x) => a + Math.min(x, cap), 0) / n;
+    const days = Array.from({ length: lastDay - today + 1 }, (_, i) =>
+      i === 0 ? Math.max(0, rate - todaySoFar) : rate,
+    );
+    return shaped(days, days, fallbackSpread(mad, rate, days.length), 0, "run-rate", rate, []);
+  }
+
+  function fallbackSpread(sigma: number, level: number, horizon: number): Quantiles {
+    // too few backtests: widen by the days' spread over the horizon (independent days)
+    const spread = level > 0 ? sigma / level / Math.sqrt(Math.max(1, horizon)) : 0;
+    return { p50: 1, p80: 1 + 0.84 * spread, p90: 1 + 1.28 * spread };
+  }
+
+  /** The candidates' weights for a horizon: the inverse of their mean squared log error in backtests. */
+  function weightsFor(c: Candidates, horizon: number): number[] {
+    const h = Math.min(horizon, WEIGH_HORIZON);
+    const known = weights.get(h);
+    if (known) return known;
+    const se = Array(c.count).fill(0) as number[];
+    let k = 0;
+    for (let o = n - h; o >= 14 && k < WEIGH_ORIGINS; o--, k++) {
+      let act = 0;
+      for (let i = o; i < o + h; i++) act += r!.actual[i]!;
+      for (let j = 0; j < c.count; j++) {
+        const e = Math.log((c.sum(j, o, o, o + h) + 1e-6) / (act + 1e-6));
+        se[j] = se[j]! + e * e;
       }
-      if (pred > 0) ratios.push(actual / pred);
     }
-    let remaining: Quantiles;
-    let confidence: ModelForecast["confidence"] = f.method === "run-rate" ? "low" : "normal";
+    const w =
+      k === 0 ? se.map((_, j) => (j === 1 ? 1 : 0)) : se.map((s) => 1 / (s / k + 1e-4) ** WEIGHT_POWER);
+    const total = w.reduce((a, b) => a + b, 0);
+    const made = w.map((x) => x / total);
+    weights.set(h, made);
+    return made;
+  }
+
+  function modelled(rd: Reading, todaySoFar: number, lastDay: number): ModelForecast {
+    const horizon = lastDay - today + 1;
+    cands ??= new Candidates(rd, firstDay, n + 400);
+    const c = cands;
+    const w = weightsFor(c, horizon);
+    const combined = (o: number, a: number, b: number) => {
+      let s = 0;
+      for (let j = 0; j < c.count; j++) if (w[j]! > 0) s += w[j]! * c.sum(j, o, a, b);
+      return s;
+    };
+    // the days ahead: the combined level times each day's factor, and the charges due on their day
+    const levelDays: number[] = [];
+    const chargeDays: number[] = [];
+    for (let d = today; d <= lastDay; d++) {
+      const i = d - firstDay;
+      levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
+      chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
+    }
+    // the rest of today: what today is expected to cost minus what it shows
+    const todayTotal = levelDays[0]! + chargeDays[0]!;
+    const restOfToday = Math.max(0, todayTotal - todaySoFar);
+    const share = todayTotal > 0 ? restOfToday / todayTotal : 0;
+    levelDays[0] = levelDays[0]! * share;
+    chargeDays[0] = chargeDays[0]! * share;
+    const ratios: number[] = [];
+    for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
+      const pred = combined(o, o, o + horizon);
+      let act = 0;
+      for (let i = o; i < o + horizon; i++) act += rd.actual[i]!;
+      if (pred > 0) ratios.push(act / pred);
+    }
+    const dailyRate = combined(n, n, n + 7) / 7;
+    const reasons = [
+      ...rd.reasons.filter((x) => x.kind === "step"),
+      ...rd.reasons.filter((x) => x.kind !== "step" && x.kind !== "day-of-month" && x.day >= today - 28),
+    ]
+      .sort((p, q) => ("day" in p ? p.day : 0) - ("day" in q ? q.day : 0))
+      .slice(-5);
+    for (const [dom, amount] of [...rd.charges].sort((p, q) => p[0] - q[0]))
+      reasons.push({ kind: "day-of-month", dayOfMonth: dom, amount });
     if (ratios.length >= 8) {
       // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
       // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`
       const q50 = quantile(ratios, 0.5);
       const widen = (q: number) => q50 + Math.max(0, q - q50) * SPREAD;
-      remaining = {
-        p50: point * q50,
-        p80: point * widen(quantile(ratios, 0.8)),
-        p90: point * widen(quantile(ratios, 0.9)),
-      };
-    } else {
-      // too few backtests: widen by the days' spread over the horizon (independent days)
-      const rel = f.level > 0 ? f.sigma / f.level : 0;
-      const spread = rel / Math.sqrt(Math.max(1, horizon));
-      remaining = { p50: point, p80: point * (1 + 0.84 * spread), p90: point * (1 + 1.28 * spread) };
-      confidence = "low";
+      const q = { p50: q50, p80: widen(quantile(ratios, 0.8)), p90: widen(quantile(ratios, 0.9)) };
+      return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons);
     }
-    const path: Quantiles[] = [];
-    for (let d = today; d <= lastDay; d++) {
-      const e = d === today ? Math.max(0, expected(f, today) - todaySoFar) : expected(f, d);
-      const share = point > 0 ? e / point : 0;
-      path.push({ p50: remaining.p50 * share, p80: remaining.p80 * share, p90: remaining.p90 * share });
-    }
+    const des = rd.level.slice(-28);
+    const dm = median(des);
+    const sigma = median(des.map((x) => Math.abs(x - dm))) * 1.4826;
+    const q = fallbackSpread(Math.max(sigma, 0.05 * dm), dm, horizon);
+    return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons);
+  }
+
+  /**
+   * shaped scales the level part of each day by the quantiles of actual ÷ forecast (`q`) and adds the
+   * charges due on the day to every quantile.
+   */
+  function shaped(
+    levelDays: number[],
+    chargeDays: number[],
+    q: Quantiles,
+    backtests: number,
+    method: "weekday-level" | "run-rate",
+    dailyRate: number,
+    reasons: ForecastReason[],
+  ): ModelForecast {
+    const path = levelDays.map((l, i) => {
+      const extra = chargeDays === levelDays ? 0 : chargeDays[i]!;
+      return { p50: l * q.p50 + extra, p80: l * q.p80 + extra, p90: l * q.p90 + extra };
+    });
+    const remaining = path.reduce(
+      (a, d) => ({ p50: a.p50 + d.p50, p80: a.p80 + d.p80, p90: a.p90 + d.p90 }),
+      {
+        p50: 0,
+        p80: 0,
+        p90: 0,
+      },
+    );
     return {
-      method: f.method,
-      confidence,
+      method,
+      confidence: method === "run-rate" || backtests === 0 ? "low" : "normal",
       historyDays: n,
-      dailyRate: f.level,
+      dailyRate,
       remaining,
-      backtests: ratios.length >= 8 ? ratios.length : 0,
+      backtests,
       path,
-      reasons: shift ? [{ kind: "step", day: firstDay + shift.at, ratio: shift.ratio }] : [],
+      reasons,
     };
   }
 }
+/** How sharply the candidates' weights follow their backtest errors: weight ∝ 1 / mse^WEIGHT_POWER. */
+const WEIGHT_POWER = 1;
 
 /**
  * forecastDays forecasts the spend from now (`today`, with `todaySoFar` already charged) to `lastDay`

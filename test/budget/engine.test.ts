@@ -29,7 +29,7 @@ describe("evaluate", () => {
       forecastMonthEnd: result.figures.forecast.monthEnd?.p80,
       dailyAverage: 1000,
       extraDailyCost: 0,
-      runwayDays: 12.4,
+      runwayDays: 12.6, // from now: the rest of today costs less than a whole day
       lastFullDay: "2026-11-20",
       lastFullDayAmount: 1000,
       // the model also forecasts the rest of today (1,000.00 expected, 300.00 shown): 700.00 more than
@@ -37,7 +37,7 @@ describe("evaluate", () => {
       // come from the days' spread and confidence is low
       forecast: {
         monthEnd: { p50: 30000, p80: expect.closeTo(30129, -1), p90: expect.closeTo(30196, -1) },
-        runwayDays: { p50: 12.5, p80: 12.4, p90: 12.3 },
+        runwayDays: { p50: 12.7, p80: 12.6, p90: 12.5 },
         method: "weekday-level",
         confidence: "low",
         historyDays: 27,

@@ -2,7 +2,7 @@
  * The forecast model's behaviour on series with a known answer (provider/budget/model.ts).
  */
 import { describe, expect, it } from "vitest";
-import { forecastDays, weekdayOf } from "../../provider/budget/model";
+import { forecastDays, forecastModel, weekdayOf } from "../../provider/budget/model";
 
 const MONDAY = 20_402; // 2025-11-10
 describe("forecastDays", () => {
@@ -68,5 +68,56 @@ describe("forecastDays", () => {
     expect(f.backtests).toBeGreaterThanOrEqual(8);
     expect(f.remaining!.p50).toBeLessThanOrEqual(f.remaining!.p80);
     expect(f.remaining!.p80).toBeLessThanOrEqual(f.remaining!.p90);
+  });
+});
+
+describe("forecastModel per series (issue 20)", () => {
+  const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250; // ±2 %
+  const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+
+  it("finds a 12 % step and follows it within a week", () => {
+    // 84 days at 100, then 112 for the last 6 days
+    const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(
+      f.reasons.some((r) => r.kind === "step" && r.day === MONDAY - 6 && Math.abs(r.ratio - 1.12) < 0.03),
+    ).toBe(true);
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(108);
+    expect(f.remaining!.p50 / 20).toBeLessThan(116);
+  });
+
+  it("forecasts a monthly charge on the 1st on the 1st, not smeared over the month", () => {
+    const today = dayNumber("2026-03-20");
+    const first = today - 84;
+    const history = Array.from({ length: 84 }, (_, i) => {
+      const dom = new Date((first + i) * 86_400_000).getUTCDate();
+      return 100 * jitter(i) + (dom === 1 ? 1500 : 0);
+    });
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-04-05"));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
+    const april1 = dayNumber("2026-04-01") - today;
+    expect(f.path[april1]!.p50).toBeGreaterThan(1450);
+    // the other days at the level, not the level plus a share of the charge
+    for (const [i, d] of f.path.entries()) if (i !== april1) expect(d.p50).toBeLessThan(106);
+  });
+
+  it("reads a zero followed by a catch-up as a delay, not a spike and a dip", () => {
+    const history = Array.from({ length: 60 }, (_, i) => 100 * jitter(i));
+    history[50] = 0;
+    history[51] = 200 * jitter(51);
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 9);
+    expect(f.reasons).toContainEqual({ kind: "delay", day: MONDAY - 10 });
+    expect(f.reasons.some((r) => r.kind === "spike")).toBe(false);
+    expect(f.dailyRate).toBeGreaterThan(97);
+    expect(f.dailyRate).toBeLessThan(103);
+  });
+
+  it("leaves a flat series flat: no step, no charge, the level", () => {
+    const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 29);
+    expect(f.reasons).toEqual([]);
+    expect(f.remaining!.p50).toBeGreaterThan(30 * 98);
+    expect(f.remaining!.p50).toBeLessThan(30 * 102);
+    expect(f.remaining!.p80).toBeGreaterThanOrEqual(f.remaining!.p50);
   });
 });

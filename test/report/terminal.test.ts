@@ -46,7 +46,7 @@ describe("renderTerminal", () => {
     expect(text).not.toMatch(/\d\s*\n\s*%/);
     expect(text).toMatch(/█ spent ▓ median ▒ 80 % ░ 90 % │ budget/);
     expect(text).toMatch(/Method\s+a weekday-aware level over \d+ days of history/);
-    expect(text).toMatch(/Runway\s+[\d.]+–[\d.]+ days: runs out between/);
+    expect(text).toMatch(/Runway\s+[\d.]+–[\d.]+ days: runs out (between|about)/);
     for (const rule of ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"]) {
       expect(text).toMatch(
         new RegExp(`(PASS|WARN|FAIL|NOT JUDGED|NOT SET)\\s+${rule}\\s+(mandatory|advisory)`),
