@@ -39,13 +39,18 @@ describe("why the forecast moved", () => {
   const happy = happyReport();
   const moved = withReasons(happy, EVERY_REASON);
 
-  it("the happy path has no reason, and no output has the section", () => {
-    expect(happy.evaluation.figures.forecast.reasons).toEqual([]);
-    expect(renderTerminal(happy, { colors: plain })).not.toMatch(/^Why/m);
-    expect(renderMarkdown(happy)).not.toContain("Why the forecast moved");
-    expect(renderHtml(happy)).not.toMatch(/Why the forecast moved|<line class="reason-mark/);
-    expect(reportJson(happy).forecast.reasons).toEqual([]);
-    expect(checkText(happy.evaluation)).not.toContain("why:");
+  it("the happy path's 4,000.00 day is read as a one-off, and said so", () => {
+    expect(happy.evaluation.figures.forecast.reasons).toMatchObject([{ kind: "spike", day: "2026-11-10" }]);
+  });
+
+  it("with no reason, no output has the section", () => {
+    const calm = withReasons(happy, []);
+    expect(calm.evaluation.figures.forecast.reasons).toEqual([]);
+    expect(renderTerminal(calm, { colors: plain })).not.toMatch(/^Why/m);
+    expect(renderMarkdown(calm)).not.toContain("Why the forecast moved");
+    expect(renderHtml(calm)).not.toMatch(/Why the forecast moved|<line class="reason-mark/);
+    expect(reportJson(calm).forecast.reasons).toEqual([]);
+    expect(checkText(calm.evaluation)).not.toContain("why:");
   });
 
   it("the terminal lists each reason under Why, in 80 columns", () => {
