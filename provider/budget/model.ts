@@ -85,6 +85,12 @@ interface Reading {
   actual: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
+  /**
+   * Delays read in the history: the share of days whose charges arrived with a later day (`rate`), and the
+   * charges of the last days still to arrive (`pending`: their expected amount × the share of near-0 days
+   * that were caught up). 0 when none was read.
+   */
+  delays: { rate: number; pending: number };
   reasons: ForecastReason[];
 }
 
@@ -199,11 +205,19 @@ function read(amounts: number[], firstDay: number): Reading {
   const c = [...amounts];
   // a delay: days near 0 (up to 6), then a day carrying their charges with its own; read as spread over them
   const tol = Math.max(0.3, 4 * noise);
+  const near0 = (i: number) => expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!;
+  let caught = 0;
+  let lost = 0;
+  let delayedDays = 0;
+  let pendingFrom = n;
   for (let i = 0; i + 1 < n; i++) {
-    if (!(expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!)) continue;
+    if (!near0(i)) continue;
     let j = i;
-    while (j + 1 < n && j - i < 6 && c[j + 1]! <= 0.15 * expected[j + 1]!) j++;
-    if (j + 1 >= n) break;
+    while (j + 1 < n && j - i < 6 && near0(j + 1)) j++;
+    if (j + 1 >= n) {
+      pendingFrom = i;
+      break;
+    }
     let want = 0;
     let sum = 0;
     for (let k = i; k <= j + 1; k++) {
@@ -214,9 +228,21 @@ function read(amounts: number[], firstDay: number): Reading {
     if (c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) {
       for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
       reasons.push({ kind: "delay", day: firstDay + i });
-    }
+      caught++;
+      delayedDays += j - i + 1;
+    } else lost++;
     i = j;
   }
+  if (pendingFrom === n && n > 0 && near0(n - 1)) pendingFrom = n - 1;
+  // the last days near 0, in a series whose near-0 days are mostly caught up: their charges are still to come
+  let pending = 0;
+  const catchShare = caught >= 2 ? caught / (caught + lost) : 0;
+  if (catchShare > 0)
+    for (let k = pendingFrom; k < n; k++) {
+      pending += catchShare * expected[k]!;
+      c[k] = expected[k]!;
+    }
+  const delays = { rate: caught >= 2 ? delayedDays / n : 0, pending };
   // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
@@ -290,6 +316,7 @@ function read(amounts: number[], firstDay: number): Reading {
     level: scaled.map((v, i) => v / factors[weekdayOf(firstDay + i)]!),
     actual: c.map((v, i) => v * scale[i]!),
     charges,
+    delays,
     reasons,
   };
 }
@@ -458,6 +485,10 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
       chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
     }
+    // charges of the last days still to arrive come today; the last day's may arrive after the horizon
+    chargeDays[0] = chargeDays[0]! + rd.delays.pending;
+    const last = levelDays.length - 1;
+    levelDays[last] = levelDays[last]! * (1 - rd.delays.rate);
     // the rest of today: what today is expected to cost minus what it shows
     const todayTotal = levelDays[0]! + chargeDays[0]!;
     const restOfToday = Math.max(0, todayTotal - todaySoFar);
