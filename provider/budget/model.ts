@@ -86,11 +86,10 @@ interface Reading {
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
   /**
-   * Delays read in the history: the share of days whose charges arrived with a later day (`rate`), and the
-   * charges of the last days still to arrive (`pending`: their expected amount × the share of near-0 days
-   * that were caught up). 0 when none was read.
+   * The charges of the last days still to arrive: their expected amount × the share of the history's
+   * near-0 days that were caught up (0 under two delays read).
    */
-  delays: { rate: number; pending: number };
+  pending: number;
   reasons: ForecastReason[];
 }
 
@@ -208,7 +207,6 @@ function read(amounts: number[], firstDay: number): Reading {
   const near0 = (i: number) => expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!;
   let caught = 0;
   let lost = 0;
-  let delayedDays = 0;
   let pendingFrom = n;
   for (let i = 0; i + 1 < n; i++) {
     if (!near0(i)) continue;
@@ -229,7 +227,6 @@ function read(amounts: number[], firstDay: number): Reading {
       for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
       reasons.push({ kind: "delay", day: firstDay + i });
       caught++;
-      delayedDays += j - i + 1;
     } else lost++;
     i = j;
   }
@@ -242,7 +239,6 @@ function read(amounts: number[], firstDay: number): Reading {
       pending += catchShare * expected[k]!;
       c[k] = expected[k]!;
     }
-  const delays = { rate: caught >= 2 ? delayedDays / n : 0, pending };
   // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
@@ -316,7 +312,7 @@ function read(amounts: number[], firstDay: number): Reading {
     level: scaled.map((v, i) => v / factors[weekdayOf(firstDay + i)]!),
     actual: c.map((v, i) => v * scale[i]!),
     charges,
-    delays,
+    pending,
     reasons,
   };
 }
@@ -485,10 +481,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
       chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
     }
-    // charges of the last days still to arrive come today; the last day's may arrive after the horizon
-    chargeDays[0] = chargeDays[0]! + rd.delays.pending;
-    const last = levelDays.length - 1;
-    levelDays[last] = levelDays[last]! * (1 - rd.delays.rate);
+    // charges of the last days still to arrive come today
+    chargeDays[0] = chargeDays[0]! + rd.pending;
     // the rest of today: what today is expected to cost minus what it shows
     const todayTotal = levelDays[0]! + chargeDays[0]!;
     const restOfToday = Math.max(0, todayTotal - todaySoFar);
