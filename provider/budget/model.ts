@@ -558,7 +558,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   }
 }
 /** How sharply the candidates' weights follow their backtest errors: weight ∝ 1 / mse^WEIGHT_POWER. */
-const WEIGHT_POWER = 1;
+const WEIGHT_POWER = 2;
 
 /**
  * forecastDays forecasts the spend from now (`today`, with `todaySoFar` already charged) to `lastDay`
