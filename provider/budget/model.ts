@@ -508,9 +508,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     if (ratios.length >= 8) {
       // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
       // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`
+      // — and its backtests read earlier regimes at the last one's level, so a series that changed k times
+      // in its n days may change again in the horizon (probability 1 − e^(−k·h/n)), by a size it has shown,
+      // at any point of it: the upper quantiles are those of that mixture (the series' own step risk)
       const q50 = quantile(ratios, 0.5);
+      const risky = stepRisk(ratios, rd.reasons, n, horizon);
       const widen = (q: number) => q50 + Math.max(0, q - q50) * SPREAD;
-      const q = { p50: q50, p80: widen(quantile(ratios, 0.8)), p90: widen(quantile(ratios, 0.9)) };
+      const q = { p50: q50, p80: widen(risky(0.8)), p90: widen(risky(0.9)) };
       return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons);
     }
     const des = rd.level.slice(-28);
@@ -557,6 +561,32 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     };
   }
 }
+/**
+ * stepRisk gives the quantiles of the backtests' ratios mixed with the same ratios after a step of one of
+ * the sizes the history showed, at a quarter, half or three quarters of the horizon, weighed by the
+ * chance of a step in it (a Poisson rate of the steps read over the `n` days). No step read: the ratios'.
+ */
+function stepRisk(ratios: number[], reasons: ForecastReason[], n: number, horizon: number): (q: number) => number {
+  const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
+  if (sizes.length === 0 || n <= 0) return (q) => quantile(ratios, q);
+  const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
+  const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
+  const each = chance / (ratios.length * sizes.length * 3);
+  for (const r of ratios)
+    for (const s of sizes) for (const u of [0.25, 0.5, 0.75]) samples.push([r * (1 + (s - 1) * u), each]);
+  samples.sort((a, b) => a[0] - b[0]);
+  return (q) => {
+    let acc = 0;
+    for (const [v, w] of samples) {
+      acc += w;
+      if (acc >= q) return v;
+    }
+    return samples[samples.length - 1]![0];
+  };
+}
+/** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
+const STEP_RISK = 1;
+
 /** How sharply the candidates' weights follow their backtest errors: weight ∝ 1 / mse^WEIGHT_POWER. */
 const WEIGHT_POWER = 2;
 
