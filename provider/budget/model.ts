@@ -199,12 +199,13 @@ const LINE_VS_STEP = 0.9;
 
 function read(amounts: number[], firstDay: number): Reading {
   const n = amounts.length;
-  const { expected, noise } = localExpectation(amounts, firstDay);
+  const { expected, noise, f0: typical } = localExpectation(amounts, firstDay);
   const reasons: ForecastReason[] = [];
   const c = [...amounts];
   // a delay: days near 0 (up to 6), then a day carrying their charges with its own; read as spread over them
   const tol = Math.max(0.3, 4 * noise);
-  const near0 = (i: number) => expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!;
+  const near0 = (i: number) =>
+    expected[i]! > 0 && c[i]! <= 0.15 * expected[i]! && typical[weekdayOf(firstDay + i)]! >= 0.3;
   let caught = 0;
   let lost = 0;
   let pendingFrom = n;
@@ -302,20 +303,30 @@ function read(amounts: number[], firstDay: number): Reading {
       const vs = window.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length === 0) continue;
       const raw = vs.reduce((a, b) => a + b, 0) / vs.length / mean;
-      factors[w] = 1 + ((raw - 1) * vs.length) / (vs.length + 0.5);
+      const d2 = (raw - 1) ** 2;
+      factors[w] = 1 + ((raw - 1) * d2) / (d2 + (FACTOR_SHRINK * noise * noise) / vs.length + 1e-12);
     }
     const avg = factors.reduce((a, b) => a + b, 0) / 7;
     for (let w = 0; w < 7; w++) factors[w] = Math.max(factors[w]! / avg, 1e-6);
   }
+  // each day's level; a weekday near 0 (idle, or always delayed) says nothing of it: the day before's
+  const level: number[] = [];
+  scaled.forEach((v, i) => {
+    const f = factors[weekdayOf(firstDay + i)]!;
+    level.push(f >= 0.15 || i === 0 ? v / f : level[i - 1]!);
+  });
   return {
     factors,
-    level: scaled.map((v, i) => v / factors[weekdayOf(firstDay + i)]!),
+    level,
     actual: c.map((v, i) => v * scale[i]!),
     charges,
     pending,
     reasons,
   };
 }
+
+/** How much the weekday factors shrink towards 1: by d² / (d² + FACTOR_SHRINK × noise² / k), k weeks seen. */
+const FACTOR_SHRINK = 4;
 
 /** The trailing windows the candidate levels average (days); `TREND` is a line through the last 28. */
 const WINDOWS = [7, 14, 28, 56];
