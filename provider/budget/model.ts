@@ -577,7 +577,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
  * the sizes the history showed, at a quarter, half or three quarters of the horizon, weighed by the
  * chance of a step in it (a Poisson rate of the steps read over the `n` days). No step read: the ratios'.
  */
-function stepRisk(ratios: number[], reasons: ForecastReason[], n: number, horizon: number): (q: number) => number {
+function stepRisk(
+  ratios: number[],
+  reasons: ForecastReason[],
+  n: number,
+  horizon: number,
+): (q: number) => number {
   const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
   if (sizes.length === 0 || n <= 0) return (q) => quantile(ratios, q);
   const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
