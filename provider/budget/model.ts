@@ -79,7 +79,10 @@ const dayOfMonthOf = (day: number): number => new Date(day * DAY_MS).getUTCDate(
 interface Reading {
   /** Seven weekday factors averaging 1. */
   factors: number[];
-  /** Each day's level: delays spread, monthly charges taken out, spikes clipped, earlier regimes scaled to the last, ÷ its weekday factor. */
+  /**
+   * Each day's level: delays spread, monthly charges taken out, spikes clipped, earlier regimes scaled to the
+   * last, ÷ its weekday factor (a weekday near 0 carries the day before's level).
+   */
   level: number[];
   /** Each day's charges as the backtests count them: like `level` but neither clipped nor ÷ the weekday factor. */
   actual: number[];
