@@ -79,12 +79,20 @@ const dayOfMonthOf = (day: number): number => new Date(day * DAY_MS).getUTCDate(
 interface Reading {
   /** Seven weekday factors averaging 1. */
   factors: number[];
-  /** Each day's level: delays spread, monthly charges taken out, spikes clipped, earlier regimes scaled to the last, ÷ its weekday factor. */
+  /**
+   * Each day's level: delays spread, monthly charges taken out, spikes clipped, earlier regimes scaled to the
+   * last, ÷ its weekday factor (a weekday near 0 carries the day before's level).
+   */
   level: number[];
   /** Each day's charges as the backtests count them: like `level` but neither clipped nor ÷ the weekday factor. */
   actual: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
+  /**
+   * The charges of the last days still to arrive: their expected amount × the share of the history's
+   * near-0 days that were caught up (0 under two delays read).
+   */
+  pending: number;
   reasons: ForecastReason[];
 }
 
@@ -194,16 +202,24 @@ const LINE_VS_STEP = 0.9;
 
 function read(amounts: number[], firstDay: number): Reading {
   const n = amounts.length;
-  const { expected, noise } = localExpectation(amounts, firstDay);
+  const { expected, noise, f0: typical } = localExpectation(amounts, firstDay);
   const reasons: ForecastReason[] = [];
   const c = [...amounts];
   // a delay: days near 0 (up to 6), then a day carrying their charges with its own; read as spread over them
   const tol = Math.max(0.3, 4 * noise);
+  const near0 = (i: number) =>
+    expected[i]! > 0 && c[i]! <= 0.15 * expected[i]! && typical[weekdayOf(firstDay + i)]! >= 0.3;
+  let caught = 0;
+  let lost = 0;
+  let pendingFrom = n;
   for (let i = 0; i + 1 < n; i++) {
-    if (!(expected[i]! > 0 && c[i]! <= 0.15 * expected[i]!)) continue;
+    if (!near0(i)) continue;
     let j = i;
-    while (j + 1 < n && j - i < 6 && c[j + 1]! <= 0.15 * expected[j + 1]!) j++;
-    if (j + 1 >= n) break;
+    while (j + 1 < n && j - i < 6 && near0(j + 1)) j++;
+    if (j + 1 >= n) {
+      pendingFrom = i;
+      break;
+    }
     let want = 0;
     let sum = 0;
     for (let k = i; k <= j + 1; k++) {
@@ -214,9 +230,19 @@ function read(amounts: number[], firstDay: number): Reading {
     if (c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) {
       for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
       reasons.push({ kind: "delay", day: firstDay + i });
-    }
+      caught++;
+    } else lost++;
     i = j;
   }
+  if (pendingFrom === n && n > 0 && near0(n - 1)) pendingFrom = n - 1;
+  // the last days near 0, in a series whose near-0 days are mostly caught up: their charges are still to come
+  let pending = 0;
+  const catchShare = caught >= 2 ? caught / (caught + lost) : 0;
+  if (catchShare > 0)
+    for (let k = pendingFrom; k < n; k++) {
+      pending += catchShare * expected[k]!;
+      c[k] = expected[k]!;
+    }
   // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
@@ -280,19 +306,30 @@ function read(amounts: number[], firstDay: number): Reading {
       const vs = window.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length === 0) continue;
       const raw = vs.reduce((a, b) => a + b, 0) / vs.length / mean;
-      factors[w] = 1 + ((raw - 1) * vs.length) / (vs.length + 0.5);
+      const d2 = (raw - 1) ** 2;
+      factors[w] = 1 + ((raw - 1) * d2) / (d2 + (FACTOR_SHRINK * noise * noise) / vs.length + 1e-12);
     }
     const avg = factors.reduce((a, b) => a + b, 0) / 7;
     for (let w = 0; w < 7; w++) factors[w] = Math.max(factors[w]! / avg, 1e-6);
   }
+  // each day's level; a weekday near 0 (idle, or always delayed) says nothing of it: the day before's
+  const level: number[] = [];
+  scaled.forEach((v, i) => {
+    const f = factors[weekdayOf(firstDay + i)]!;
+    level.push(f >= 0.15 || i === 0 ? v / f : level[i - 1]!);
+  });
   return {
     factors,
-    level: scaled.map((v, i) => v / factors[weekdayOf(firstDay + i)]!),
+    level,
     actual: c.map((v, i) => v * scale[i]!),
     charges,
+    pending,
     reasons,
   };
 }
+
+/** How much the weekday factors shrink towards 1: by d² / (d² + FACTOR_SHRINK × noise² / k), k weeks seen. */
+const FACTOR_SHRINK = 4;
 
 /** The trailing windows the candidate levels average (days); `TREND` is a line through the last 28. */
 const WINDOWS = [7, 14, 28, 56];
@@ -458,6 +495,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
       chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
     }
+    // charges of the last days still to arrive come today
+    chargeDays[0] = chargeDays[0]! + rd.pending;
     // the rest of today: what today is expected to cost minus what it shows
     const todayTotal = levelDays[0]! + chargeDays[0]!;
     const restOfToday = Math.max(0, todayTotal - todaySoFar);
@@ -483,9 +522,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     if (ratios.length >= 8) {
       // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
       // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`
+      // — and its backtests read earlier regimes at the last one's level, so a series that changed k times
+      // in its n days may change again in the horizon (probability 1 − e^(−k·h/n)), by a size it has shown,
+      // at any point of it: the upper quantiles are those of that mixture (the series' own step risk)
       const q50 = quantile(ratios, 0.5);
+      const risky = stepRisk(ratios, rd.reasons, n, horizon);
       const widen = (q: number) => q50 + Math.max(0, q - q50) * SPREAD;
-      const q = { p50: q50, p80: widen(quantile(ratios, 0.8)), p90: widen(quantile(ratios, 0.9)) };
+      const q = { p50: q50, p80: widen(risky(0.8)), p90: widen(risky(0.9)) };
       return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons);
     }
     const des = rd.level.slice(-28);
@@ -532,8 +575,39 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     };
   }
 }
+/**
+ * stepRisk gives the quantiles of the backtests' ratios mixed with the same ratios after a step of one of
+ * the sizes the history showed, at a quarter, half or three quarters of the horizon, weighed by the
+ * chance of a step in it (a Poisson rate of the steps read over the `n` days). No step read: the ratios'.
+ */
+function stepRisk(
+  ratios: number[],
+  reasons: ForecastReason[],
+  n: number,
+  horizon: number,
+): (q: number) => number {
+  const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
+  if (sizes.length === 0 || n <= 0) return (q) => quantile(ratios, q);
+  const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
+  const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
+  const each = chance / (ratios.length * sizes.length * 3);
+  for (const r of ratios)
+    for (const s of sizes) for (const u of [0.25, 0.5, 0.75]) samples.push([r * (1 + (s - 1) * u), each]);
+  samples.sort((a, b) => a[0] - b[0]);
+  return (q) => {
+    let acc = 0;
+    for (const [v, w] of samples) {
+      acc += w;
+      if (acc >= q) return v;
+    }
+    return samples[samples.length - 1]![0];
+  };
+}
+/** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
+const STEP_RISK = 1;
+
 /** How sharply the candidates' weights follow their backtest errors: weight ∝ 1 / mse^WEIGHT_POWER. */
-const WEIGHT_POWER = 1;
+const WEIGHT_POWER = 2;
 
 /**
  * forecastDays forecasts the spend from now (`today`, with `todaySoFar` already charged) to `lastDay`

@@ -1,6 +1,7 @@
 /**
  * The forecast model's behaviour on series with a known answer (provider/budget/model.ts).
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { forecastDays, forecastModel, weekdayOf } from "../../provider/budget/model";
 
@@ -119,5 +120,88 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50).toBeGreaterThan(30 * 98);
     expect(f.remaining!.p50).toBeLessThan(30 * 102);
     expect(f.remaining!.p80).toBeGreaterThanOrEqual(f.remaining!.p50);
+  });
+
+  it("forecasts yesterday's charges today when yesterday was 0 and the series' zeros are caught up", () => {
+    // delays every ~9 days (a zero, then a double); yesterday is a zero whose catch-up has not come yet
+    const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    for (const i of [10, 19, 28, 40, 52, 61, 70]) {
+      history[i + 1] = history[i]! + history[i + 1]!;
+      history[i] = 0;
+    }
+    history[83] = 0;
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 9);
+    // today: its own ~100 and yesterday's ~100
+    expect(f.path[0]!.p50).toBeGreaterThan(180);
+    expect(f.remaining!.p50).toBeGreaterThan(10 * 100 + 80);
+    expect(f.remaining!.p50).toBeLessThan(10 * 100 + 120);
+    // the same zero in a series whose zeros are lost (never caught up) is not forecast to come
+    const lost = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    for (const i of [10, 19, 28, 40, 52, 61, 70, 83]) lost[i] = 0;
+    expect(forecastModel(lost, MONDAY).forecast(0, MONDAY).remaining!.p50).toBeLessThan(110);
+  });
+
+  it("reads a weekday that is always 0 and carried by the next as a weekly shape, month end included", () => {
+    // every Friday's charges arrive on Saturday: Friday 0, Saturday 200
+    const start = MONDAY - 84;
+    const history = Array.from({ length: 84 }, (_, i) => {
+      const w = weekdayOf(start + i);
+      return (w === 5 ? 0 : w === 6 ? 200 : 100) * jitter(i);
+    });
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 13);
+    expect(f.reasons.some((r) => r.kind === "delay")).toBe(false);
+    const friday = f.path[4]!.p50;
+    const saturday = f.path[5]!.p50;
+    const thursday = f.path[3]!.p50;
+    expect(friday).toBeLessThan(10);
+    expect(saturday).toBeGreaterThan(185);
+    expect(thursday).toBeGreaterThan(95);
+    expect(thursday).toBeLessThan(105);
+    // two weeks ahead: the week's 700 twice
+    expect(f.remaining!.p50).toBeGreaterThan(2 * 700 * 0.97);
+    expect(f.remaining!.p50).toBeLessThan(2 * 700 * 1.03);
+  });
+
+  it("widens p80/p90 by the series' own step risk: a series that stepped often, not a flat one", () => {
+    const flat = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    // the same noise, with steps of ±20 % every ~20 days
+    const levels = [100, 120, 96, 118, 100];
+    const stepped = flat.map((v, i) => (v / 100) * levels[Math.min(4, Math.floor(i / 20))]!);
+    const spread = (h: number[]) => {
+      const f = forecastModel(h, MONDAY).forecast(0, MONDAY + 27);
+      return f.remaining!.p90 / f.remaining!.p50;
+    };
+    const a = forecastModel(stepped, MONDAY).forecast(0, MONDAY + 27);
+    expect(a.reasons.filter((r) => r.kind === "step").length).toBeGreaterThanOrEqual(3);
+    expect(spread(stepped)).toBeGreaterThan(spread(flat) + 0.03);
+    expect(spread(flat)).toBeLessThan(1.05);
+  });
+
+  it("gives finite, ordered, non-negative quantiles on any history (zeros, delays, steps, spikes), fast", () => {
+    const day = fc.oneof(
+      fc.constant(0),
+      fc.double({ min: 0, max: 1e6, noNaN: true }),
+      fc.double({ min: 90, max: 110, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(day, { minLength: 0, maxLength: 120 }),
+        fc.integer({ min: 0, max: 40 }),
+        (h, ahead) => {
+          const t0 = performance.now();
+          const f = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead);
+          expect(performance.now() - t0).toBeLessThan(200);
+          if (!f.remaining) return;
+          for (const q of [f.remaining, ...f.path]) {
+            expect(Number.isFinite(q.p90)).toBe(true);
+            expect(q.p50).toBeGreaterThanOrEqual(0);
+            expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9);
+            expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9);
+          }
+          expect(f.path.length).toBe(ahead + 1);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
