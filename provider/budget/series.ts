@@ -3,7 +3,7 @@
  * Every public function goes through here, so a rule never sees an unsorted, duplicated or
  * malformed series.
  */
-import Big from "big.js";
+import Big = require("big.js");
 import { z } from "zod";
 import { zodToConfigError } from "./config";
 import { dayNumber, utcDay } from "./days";
