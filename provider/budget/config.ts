@@ -4,6 +4,7 @@
  * serialization; see PULUMI-NOTES.md).
  */
 import { z } from "zod";
+import { perProcess } from "../once";
 import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
@@ -132,7 +133,7 @@ const wholeDays = (min: number, max: number) =>
  * {@link budgetConfigJsonSchema}; zod types stay out of the public declarations.
  * @internal
  */
-export function budgetConfigSchema() {
+function buildBudgetConfigSchema() {
   const level = z.enum(["mandatory", "advisory", "disabled"], {
     error: "must be one of mandatory, advisory, disabled",
   });
@@ -168,6 +169,11 @@ export function budgetConfigSchema() {
         .prefault({}),
     })
     .strict();
+}
+
+/** budgetConfigSchema is the schema built once per process ({@link perProcess}). */
+export function budgetConfigSchema() {
+  return perProcess(buildBudgetConfigSchema);
 }
 
 /**

@@ -3,6 +3,7 @@
  * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
  */
 import { z } from "zod";
+import { perProcess } from "../once";
 import { type DataFileLimit, readDataDocument } from "../data-file";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
@@ -92,7 +93,7 @@ export function currencySchema() {
 }
 
 /** @internal */
-export function rateCardSchema() {
+function buildRateCardSchema() {
   return z
     .object({
       $schema: z.string().optional(),
@@ -137,6 +138,11 @@ export function rateCardSchema() {
         .optional(),
     })
     .strict();
+}
+
+/** rateCardSchema is the schema built once per process ({@link perProcess}). */
+export function rateCardSchema() {
+  return perProcess(buildRateCardSchema);
 }
 
 type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema>>>>;
