@@ -171,9 +171,9 @@ function buildBudgetConfigSchema() {
     .strict();
 }
 
-/** budgetConfigSchema is the schema built once per process ({@link perProcess}). */
+/** budgetConfigSchema builds a fresh schema (callers may convert or extend it); parsing uses one per process. */
 export function budgetConfigSchema() {
-  return perProcess(buildBudgetConfigSchema);
+  return buildBudgetConfigSchema();
 }
 
 /**
@@ -312,7 +312,7 @@ function ownWords(issue: z.core.$ZodIssue): string {
  * parseBudgetConfig({ minRunwayDays: 14, levels: { "daily-spike": "disabled" } }).trailingDays; // 7
  */
 export function parseBudgetConfig(config: BudgetConfig | undefined = {}): ResolvedBudgetConfig {
-  const parsed = budgetConfigSchema().safeParse(config);
+  const parsed = perProcess(buildBudgetConfigSchema).safeParse(config);
   if (!parsed.success) throw zodToConfigError(parsed.error, "config");
   return parsed.data;
 }
