@@ -4,6 +4,7 @@
  */
 
 import type Big = require("big.js");
+
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
 import {

@@ -2,7 +2,7 @@
  * Periods of the consumption report (docs/API.md#billing-parameters, docs/API.md#consumption): parsed from a Date, `YYYY-MM-DD` or an ISO
  * timestamp, sent as `YYYY-MM-DDTHH:mm:ss.sssZ` in UTC, and split into windows for long periods.
  */
-import { addDays, daysBetween, dayStart, isoDay } from "../calendar";
+import { addDays, dayStart, daysBetween, isoDay } from "../calendar";
 import { ConfigError } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -49,7 +49,7 @@ export interface Bound {
   dateOnly: boolean;
 }
 
-export { addDays, daysBetween, dayStart, isoDay };
+export { addDays, dayStart, daysBetween, isoDay };
 
 function validDate(y: number, m: number, d: number): boolean {
   // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.

@@ -3,6 +3,7 @@
  * arithmetic (docs/API.md#balance, docs/API.md#consumption).
  */
 import type Big = require("big.js");
+
 import type { DailyCharge } from "../budget/types";
 import { cents, sum, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";

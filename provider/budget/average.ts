@@ -2,6 +2,7 @@
  * The trailing daily average: what a project spends per day lately, from full days only.
  */
 import Big = require("big.js");
+
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { dayString } from "./days";
 import { cents } from "./money";

@@ -4,10 +4,10 @@
  * serialization; see PULUMI-NOTES.md).
  */
 import { z } from "zod";
-import { perProcess } from "../once";
 import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
+import { perProcess } from "../once";
 import type { Level, RuleName } from "./types";
 
 /** RULE_NAMES lists the budget rules in the order `evaluate` runs them. */

@@ -3,9 +3,9 @@
  * one calendar).
  */
 export {
-  daysLeftInMonth,
   dayNumber,
   dayString,
+  daysLeftInMonth,
   type MonthPosition,
   monthPosition,
   utcDay,

@@ -2,6 +2,7 @@
  * monthly-budget: month-to-date spend, and by default the month-end forecast, within `monthlyBudget`.
  */
 import Big = require("big.js");
+
 import { plural } from "../words";
 import { formatDayOfMonth, formatMoney } from "./money";
 import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./rule";

@@ -4,6 +4,7 @@
  * output — `check`, `check --json`, the report in the terminal, Markdown, HTML and JSON — words them here.
  */
 import Big = require("big.js");
+
 import { dayInWords, dayString } from "../calendar";
 import type { ForecastReason } from "./model";
 import { cents, formatMoney, formatNumber } from "./money";

@@ -2,6 +2,7 @@
  * Runway: how many days the balance lasts at the current daily rate.
  */
 import Big = require("big.js");
+
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { cents, tenthsDown } from "./money";

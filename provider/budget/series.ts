@@ -4,6 +4,7 @@
  * malformed series.
  */
 import Big = require("big.js");
+
 import { z } from "zod";
 import { perProcess } from "../once";
 import { zodToConfigError } from "./config";

@@ -4,6 +4,7 @@
  * so where both see the same resource they price it identically.
  */
 import Big = require("big.js");
+
 import { ownValue } from "../own";
 import { HOURS_PER_MONTH, type Periodic, type RateCard } from "./rate-card";
 

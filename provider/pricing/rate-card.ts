@@ -3,10 +3,10 @@
  * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
  */
 import { z } from "zod";
-import { perProcess } from "../once";
 import { type DataFileLimit, readDataDocument } from "../data-file";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
+import { perProcess } from "../once";
 
 /** Hours in a month: 730, the convention of Infracost and the clouds' price lists (8,760 / 12). */
 export const HOURS_PER_MONTH = 730;
