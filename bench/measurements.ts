@@ -618,6 +618,168 @@ const previewCost: Measurement = {
   },
 };
 
+/**
+ * The floor of a command: a one-file node:http script sending the requests the command sent (taken from
+ * the emulator's record of one run), `CONCURRENCY` at a time over keep-alive connections, each answer read
+ * and parsed as JSON. Nothing else: no validation, no formatting.
+ */
+const NODE_HTTP_FLOOR = `"use strict";
+const http = require("node:http");
+const reqs = JSON.parse(require("node:fs").readFileSync(process.env.REQS, "utf8"));
+const agent = new http.Agent({ keepAlive: true });
+function one(r) {
+  return new Promise((resolve, reject) => {
+    const q = http.request(r.url, { method: r.method, headers: r.headers, agent }, (res) => {
+      let b = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => { b += d; });
+      res.on("end", () => { try { resolve(JSON.parse(b)); } catch (e) { reject(e); } });
+    });
+    q.on("error", reject);
+    q.end(r.body);
+  });
+}
+(async () => {
+  let i = 0;
+  const worker = async () => { while (i < reqs.length) await one(reqs[i++]); };
+  await Promise.all(Array.from({ length: Number(process.env.CONCURRENCY || 1) }, worker));
+  agent.destroy();
+})();
+`;
+
+/** floorOf records what a command sends to the emulator and writes the node:http floor's request list. */
+async function floorOf(ctx: BenchContext, name: string, run: () => Promise<unknown>): Promise<string> {
+  ctx.emu.requests.length = 0;
+  await run();
+  const reqs = ctx.emu.requests.map((r) => ({
+    method: r.method,
+    url: `${ctx.emu.url}${r.path}${r.query ? `?${r.query}` : ""}`,
+    headers: Object.fromEntries(
+      Object.entries(r.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k)),
+    ),
+    body: r.body === undefined ? undefined : JSON.stringify(r.body),
+  }));
+  if (reqs.length === 0) throw new Error(`${name} sent no request`);
+  const file = join(ctx.installed.program, `${name}-requests.json`);
+  writeFileSync(file, JSON.stringify(reqs));
+  writeFileSync(join(ctx.installed.program, "node-http-floor.js"), NODE_HTTP_FLOOR);
+  return file;
+}
+
+/** `costgate balance` and `costgate check` over 100 projects (installed) against their node:http floors. */
+const floors: Measurement = {
+  name: "floors",
+  async run(ctx) {
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: tmpdir(),
+      COSTGATE_BILLING_URL: ctx.emu.billingUrl,
+      COSTGATE_BILLING_TOKEN: ctx.emu.seed.billing.token,
+    };
+    const floor = join(ctx.installed.program, "node-http-floor.js");
+    const config = join(ctx.installed.program, "check-100.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        projects: Array.from({ length: 100 }, (_, i) => ({ projectId: 5000 + i, minBalance: 1 })),
+      }),
+    );
+    const balanceArgs = ["balance", "--project-id", "4242"];
+    const checkArgs = ["check", "--config", config, "--json"];
+    const ok = { env, okCodes: [0, 1] };
+    // the emulator has no billing data for these ids: each project still costs its requests (exit 3, UNKNOWN)
+    const okCheck = { env, okCodes: [0, 1, 3] };
+    const balanceReqs = await floorOf(ctx, "balance", () => runProcess(ctx.installed.bin, balanceArgs, ok));
+    const checkReqs = await floorOf(ctx, "check", () => runProcess(ctx.installed.bin, checkArgs, okCheck));
+    const base = { PATH: env.PATH, HOME: env.HOME };
+    const times = await interleave(
+      {
+        "costgate balance": async () => {
+          await runProcess(ctx.installed.bin, balanceArgs, ok);
+        },
+        "node:http, same request": async () => {
+          await runProcess(process.execPath, [floor], { env: { ...base, REQS: balanceReqs } });
+        },
+        "costgate check, 100 projects": async () => {
+          await runProcess(ctx.installed.bin, checkArgs, okCheck);
+        },
+        "node:http, same requests, 8 at a time": async () => {
+          await runProcess(process.execPath, [floor], {
+            env: { ...base, REQS: checkReqs, CONCURRENCY: "8" },
+          });
+        },
+      },
+      ctx.runs,
+      2,
+    );
+    return [
+      row(
+        "costgate balance vs its node:http floor (emulator)",
+        times,
+        "costgate balance",
+        "node:http, same request",
+        {
+          target: 3,
+        },
+      ),
+      row(
+        "costgate check over 100 projects vs its node:http floor (emulator)",
+        times,
+        "costgate check, 100 projects",
+        "node:http, same requests, 8 at a time",
+        { target: 3 },
+      ),
+    ];
+  },
+};
+
+/** A parse and a walk of a preview file, in its own node process: the floor of `costgate cost --preview`. */
+const PARSE_AND_WALK = `"use strict";
+const d = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8"));
+let sink = 0;
+for (const step of d.steps) for (const k of ["oldState", "newState"]) {
+  const st = step[k];
+  if (st && st.inputs) for (const v of Object.values(st.inputs)) sink += typeof v === "number" ? v : 1;
+}
+process.stdout.write(String(sink) + "\\n");
+`;
+
+/** `costgate cost --preview` of 10,000 steps (installed) against a node process parsing and walking the file. */
+const previewCli: Measurement = {
+  name: "preview-cli",
+  async run(ctx) {
+    const env = { PATH: process.env["PATH"] ?? "", HOME: tmpdir() };
+    const file = join(ctx.installed.program, "preview-10000.json");
+    writeFileSync(file, bigPreview(10000));
+    const card = join(ctx.installed.program, "rate-card.json");
+    writeFileSync(card, JSON.stringify(CARD));
+    const walk = join(ctx.installed.program, "parse-and-walk.js");
+    writeFileSync(walk, PARSE_AND_WALK);
+    const args = ["cost", "--preview", file, "--rate-card", card];
+    const times = await interleave(
+      {
+        "costgate cost --preview": async () => {
+          await runProcess(ctx.installed.bin, args, { env, okCodes: [0, 1] });
+        },
+        "node: a parse and a walk": async () => {
+          await runProcess(process.execPath, [walk, file], { env });
+        },
+      },
+      ctx.runs,
+      2,
+    );
+    return [
+      row(
+        "costgate cost --preview of 10,000 steps vs a parse and a walk (node processes)",
+        times,
+        "costgate cost --preview",
+        "node: a parse and a walk",
+        { target: 2.5 },
+      ),
+    ];
+  },
+};
+
 /** Every measurement, in the order of the table. */
 export const MEASUREMENTS: Measurement[] = [
   tarball,
@@ -625,8 +787,10 @@ export const MEASUREMENTS: Measurement[] = [
   tokenLibrary,
   tokenCli,
   balanceCli,
+  floors,
   consumption,
   providerSize,
   policyPack,
   previewCost,
+  previewCli,
 ];

@@ -1,4 +1,2 @@
-/** money formats an amount with thousands separators and 2 decimals. */
-export function money(n: number): string {
-  return new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
-}
+/** money formats an amount with thousands separators and 2 decimals (provider/money.ts's formatMoney). */
+export { formatMoney as money } from "../provider/money";

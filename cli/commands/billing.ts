@@ -4,7 +4,7 @@
 import { getBalance, getConsumption, parseProjectId } from "../../provider/billing/client";
 import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
 import { parseProduct, productName } from "../../provider/billing/products";
-import { limitRequests } from "../../provider/http";
+import type { RequestBudget } from "../../provider/http";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
@@ -37,11 +37,17 @@ export function projectAndProduct(o: Opts): {
   };
 }
 
-/**
- * runRequestCap caps the requests of this run: --max-requests, else COSTGATE_MAX_REQUESTS, else 500. Every
- * request of the run counts, retries included; the one past the cap is not sent.
- */
+/** runRequestCap is the cap on the requests of this run (see {@link runBudgetFrom}). */
 export function runRequestCap(o: Opts): number {
+  return runBudgetFrom(o).limit;
+}
+
+/**
+ * runBudgetFrom makes the request budget of one run: --max-requests, else COSTGATE_MAX_REQUESTS, else 500.
+ * Every request of the run counts, retries included; the one past the cap is not sent. It travels with
+ * the endpoint's transport settings ({@link billingEndpointFrom}), not in module state.
+ */
+export function runBudgetFrom(o: Opts): RequestBudget {
   const flag = typeof o["maxRequests"] === "string" ? (o["maxRequests"] as string) : undefined;
   const env = process.env["COSTGATE_MAX_REQUESTS"];
   const [raw, setting] = flag !== undefined ? [flag, "--max-requests"] : [env, "COSTGATE_MAX_REQUESTS"];
@@ -54,12 +60,7 @@ export function runRequestCap(o: Opts): number {
       );
     }
   }
-  limitRequests({
-    limit,
-    used: 0,
-    setting: raw !== undefined && raw.trim() !== "" ? setting : "--max-requests",
-  });
-  return limit;
+  return { limit, used: 0, setting: raw !== undefined && raw.trim() !== "" ? setting : "--max-requests" };
 }
 
 /** maxPeriodDaysFrom reads --max-period-days. */
@@ -69,12 +70,14 @@ export function maxPeriodDaysFrom(o: Opts): number | undefined {
 
 /** billingEndpointFrom resolves the endpoint: flags, then COSTGATE_BILLING_URL / COSTGATE_BILLING_TOKEN. */
 export function billingEndpointFrom(o: Opts) {
-  runRequestCap(o);
+  const runBudget = runBudgetFrom(o);
   const args: BillingArgs = transportArgsFrom(o);
   if (typeof o["billingUrl"] === "string") args.billingUrl = o["billingUrl"];
   if (typeof o["osCacert"] === "string") args.caCert = o["osCacert"];
   if (o["insecure"] === true) args.insecure = true;
-  return resolveBillingSettings(args);
+  const ep = resolveBillingSettings(args);
+  // the run's cap travels with the endpoint: every request made with it counts, and no other
+  return { ...ep, transport: { ...ep.transport, runBudget } };
 }
 
 /** positiveInt reads an optional whole-number flag. */

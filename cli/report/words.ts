@@ -7,6 +7,8 @@ import type { ProjectConsumption } from "../../provider/billing/results";
 import { reasonText } from "../../provider/budget/reasons";
 import type { Evaluation, Finding, ForecastFigures, Status, Verdict } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
+import { dayInWords, monthInWords } from "../../provider/calendar";
+import { numberFormat } from "../../provider/money";
 import { cleanText } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { money } from "../format";
@@ -14,12 +16,7 @@ import type { Report } from "./model";
 
 /** formatDay writes `YYYY-MM-DD` with its month short (`22 Nov`) or long (`22 November`), and the year if asked (UTC). */
 function formatDay(day: string, month: "short" | "long", withYear: boolean): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month,
-    ...(withYear ? { year: "numeric" } : {}),
-    timeZone: "UTC",
-  }).format(new Date(`${day}T00:00:00Z`));
+  return dayInWords(day, month, withYear);
 }
 
 /** dayLabel writes `YYYY-MM-DD` as `22 Nov` (UTC). */
@@ -29,11 +26,7 @@ export function dayLabel(day: string, withYear = false): string {
 
 /** monthLabel writes the month of `YYYY-MM-DD` as `Nov`, and `Jan 2027` in January (UTC). */
 export function monthLabel(day: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    month: "short",
-    ...(day.slice(5, 7) === "01" ? { year: "numeric" } : {}),
-    timeZone: "UTC",
-  }).format(new Date(`${day}T00:00:00Z`));
+  return monthInWords(day, "short", day.slice(5, 7) === "01");
 }
 
 /** longDay writes `YYYY-MM-DD` as `30 November`, or `30 November 2026` with the year (UTC). */
@@ -43,9 +36,7 @@ export function longDay(day: string, withYear = false): string {
 
 /** monthName writes the month of `YYYY-MM-DD` as `November` (UTC). */
 export function monthName(day: string): string {
-  return new Intl.DateTimeFormat("en-GB", { month: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
+  return monthInWords(day, "long");
 }
 
 /** percent writes a share as a whole percentage, in the style of every other percentage costgate writes ("80 % likely"): `62 %`. */
@@ -57,10 +48,9 @@ export function percent(part: number, whole: number): string {
 /** axisNumber writes a chart label: whole numbers with separators, decimals only for small scales. */
 export function axisNumber(value: number, scaleMax: number): string {
   const decimals = scaleMax >= 100 ? 0 : scaleMax >= 10 ? 1 : 2;
-  return new Intl.NumberFormat("en-US", {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  }).format(value);
+  return numberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
+    value,
+  );
 }
 
 /** Summary is the report's headline figures, worded. */

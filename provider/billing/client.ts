@@ -3,7 +3,8 @@
  * `X-User-Token` (docs/API.md#balance, docs/API.md#consumption, docs/API.md#authentication). Never `Authorization: Bearer` (docs/API.md#authentication, docs/API.md#errors).
  */
 
-import type Big from "big.js";
+import type Big = require("big.js");
+
 import pLimit from "p-limit";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
 import {

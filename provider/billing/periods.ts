@@ -2,6 +2,7 @@
  * Periods of the consumption report (docs/API.md#billing-parameters, docs/API.md#consumption): parsed from a Date, `YYYY-MM-DD` or an ISO
  * timestamp, sent as `YYYY-MM-DDTHH:mm:ss.sssZ` in UTC, and split into windows for long periods.
  */
+import { addDays, dayStart, daysBetween, isoDay } from "../calendar";
 import { ConfigError } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -48,25 +49,7 @@ export interface Bound {
   dateOnly: boolean;
 }
 
-/** isoDay is the UTC day of an instant, `YYYY-MM-DD`. */
-export function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
-/** dayStart is 00:00:00.000Z of a `YYYY-MM-DD` day. */
-export function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
-}
-
-/** addDays adds whole days to a `YYYY-MM-DD` day. */
-export function addDays(day: string, n: number): string {
-  return isoDay(new Date(dayStart(day).getTime() + n * DAY_MS));
-}
-
-/** daysBetween counts the days from `a` to `b` inclusive (0 when b is before a). */
-export function daysBetween(a: string, b: string): number {
-  return Math.max(0, Math.round((dayStart(b).getTime() - dayStart(a).getTime()) / DAY_MS) + 1);
-}
+export { addDays, dayStart, daysBetween, isoDay };
 
 function validDate(y: number, m: number, d: number): boolean {
   // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.

@@ -2,7 +2,8 @@
  * Billing results, normalized: numbers, `day` as `YYYY-MM-DD`, items sorted, totals in decimal
  * arithmetic (docs/API.md#balance, docs/API.md#consumption).
  */
-import type Big from "big.js";
+import type Big = require("big.js");
+
 import type { DailyCharge } from "../budget/types";
 import { cents, sum, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";

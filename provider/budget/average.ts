@@ -1,7 +1,8 @@
 /**
  * The trailing daily average: what a project spends per day lately, from full days only.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { dayString } from "./days";
 import { cents } from "./money";

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
+import { perProcess } from "../once";
 import type { Level, RuleName } from "./types";
 
 /** RULE_NAMES lists the budget rules in the order `evaluate` runs them. */
@@ -132,7 +133,7 @@ const wholeDays = (min: number, max: number) =>
  * {@link budgetConfigJsonSchema}; zod types stay out of the public declarations.
  * @internal
  */
-export function budgetConfigSchema() {
+function buildBudgetConfigSchema() {
   const level = z.enum(["mandatory", "advisory", "disabled"], {
     error: "must be one of mandatory, advisory, disabled",
   });
@@ -168,6 +169,11 @@ export function budgetConfigSchema() {
         .prefault({}),
     })
     .strict();
+}
+
+/** budgetConfigSchema builds a fresh schema (callers may convert or extend it); parsing uses one per process. */
+export function budgetConfigSchema() {
+  return buildBudgetConfigSchema();
 }
 
 /**
@@ -306,7 +312,7 @@ function ownWords(issue: z.core.$ZodIssue): string {
  * parseBudgetConfig({ minRunwayDays: 14, levels: { "daily-spike": "disabled" } }).trailingDays; // 7
  */
 export function parseBudgetConfig(config: BudgetConfig | undefined = {}): ResolvedBudgetConfig {
-  const parsed = budgetConfigSchema().safeParse(config);
+  const parsed = perProcess(buildBudgetConfigSchema).safeParse(config);
   if (!parsed.success) throw zodToConfigError(parsed.error, "config");
   return parsed.data;
 }

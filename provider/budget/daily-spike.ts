@@ -1,7 +1,8 @@
 /**
  * daily-spike: the last full day costs no more than `spikeFactor` times the median of the days before it.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { dayString } from "./days";
 import { cents, formatFixed1, formatMoney, formatNumber, tenths } from "./money";
 import type { BudgetRule } from "./rule";

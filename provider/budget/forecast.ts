@@ -1,7 +1,8 @@
 /**
  * Month-to-date spend and the month-end forecast.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { dayString, monthPosition } from "./days";

@@ -1,7 +1,8 @@
 /**
  * min-balance: the balance (optionally with bonuses) stays at or above `minBalance`.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { cents, formatMoney } from "./money";
 import { type BudgetRule, notConfigured } from "./rule";
 import { availableOf } from "./runway";

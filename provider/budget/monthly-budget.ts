@@ -1,7 +1,8 @@
 /**
  * monthly-budget: month-to-date spend, and by default the month-end forecast, within `monthlyBudget`.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { plural } from "../words";
 import { formatDayOfMonth, formatMoney } from "./money";
 import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./rule";

@@ -3,8 +3,9 @@
  * fit for JSON (a day as `YYYY-MM-DD`, ratios and amounts rounded) and said in one sentence each. Every
  * output — `check`, `check --json`, the report in the terminal, Markdown, HTML and JSON — words them here.
  */
-import Big from "big.js";
-import { dayString } from "./days";
+import Big = require("big.js");
+
+import { dayInWords, dayString } from "../calendar";
 import type { ForecastReason } from "./model";
 import { cents, formatMoney, formatNumber } from "./money";
 import type { ForecastReasonFigure } from "./types";
@@ -79,13 +80,7 @@ export function reasonFiguresOf(reasons: readonly ForecastReason[], today: numbe
 
 /** The day written `12 November`, with its year when it is not today's year. */
 function dayWords(day: string, today: string | undefined): string {
-  const withYear = today !== undefined && today.slice(0, 4) !== day.slice(0, 4);
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "long",
-    ...(withYear ? { year: "numeric" } : {}),
-    timeZone: "UTC",
-  }).format(new Date(`${day}T00:00:00Z`));
+  return dayInWords(day, "long", today !== undefined && today.slice(0, 4) !== day.slice(0, 4));
 }
 
 /** ordinal writes 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd, 31st. */

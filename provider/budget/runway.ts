@@ -1,7 +1,8 @@
 /**
  * Runway: how many days the balance lasts at the current daily rate.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { cents, tenthsDown } from "./money";

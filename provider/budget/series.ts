@@ -3,8 +3,10 @@
  * Every public function goes through here, so a rule never sees an unsorted, duplicated or
  * malformed series.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { z } from "zod";
+import { perProcess } from "../once";
 import { zodToConfigError } from "./config";
 import { dayNumber, utcDay } from "./days";
 import type { BudgetInput, DailyCharge } from "./types";
@@ -22,7 +24,7 @@ export interface Series {
   first: number | null;
 }
 
-function inputSchema() {
+function buildInputSchema() {
   const finite = () => z.number({ error: "must be a finite number" });
   const charge = z.object({
     day: z
@@ -40,6 +42,16 @@ function inputSchema() {
   });
 }
 
+/** inputSchema is the schema built once per process ({@link perProcess}). */
+function inputSchema() {
+  return perProcess(buildInputSchema);
+}
+
+/** The picks of the input schema checkInput has made, by field list (each built once per process). */
+function newPicks() {
+  return new Map<string, ReturnType<ReturnType<typeof inputSchema>["pick"]>>();
+}
+
 /**
  * checkInput validates the named fields of a {@link BudgetInput} (all of them by default), throwing a
  * `ConfigError` naming the field (`balance`, `consumption.3.day`, `now`).
@@ -50,7 +62,14 @@ export function checkInput(
   fields: ReadonlyArray<keyof BudgetInput> = ["projectId", "balance", "bonuses", "consumption", "now"],
 ): void {
   const mask = Object.fromEntries(fields.map((f) => [f, true])) as Record<keyof BudgetInput, true>;
-  const parsed = inputSchema().pick(mask).safeParse(input);
+  const key = fields.join(",");
+  const picks = perProcess(newPicks);
+  let schema = picks.get(key);
+  if (!schema) {
+    schema = inputSchema().pick(mask);
+    picks.set(key, schema);
+  }
+  const parsed = schema.safeParse(input);
   if (!parsed.success) throw zodToConfigError(parsed.error, "input");
 }
 

@@ -16,5 +16,5 @@ export {
   type TransportOptions,
 } from "./options";
 export { bypassesProxy, type ProxyChoice, parseProxy, proxyFor } from "./proxy";
-export { debugEnabled, EMULATOR_HEADER, limitRequests, onEmulatorAnswer, send } from "./send";
+export { debugEnabled, EMULATOR_HEADER, onEmulatorAnswer, send } from "./send";
 export type { HttpRequest, HttpResponse } from "./types";

@@ -88,6 +88,12 @@ export interface TransportOptions {
    * LimitError naming `setting` instead). The command line gives one to each run (`--max-requests`).
    */
   requestBudget?: RequestBudget;
+  /**
+   * A second cap, over a whole run: the command line makes one per command run (`--max-requests`) and
+   * passes it down with the endpoint's settings, so it travels with every request of that run and with
+   * no other. Counted besides {@link requestBudget}; copies of these options share it.
+   */
+  runBudget?: RequestBudget;
 }
 
 /** RequestBudget caps how many requests (attempts) are sent under it. */

@@ -32,7 +32,6 @@ const SECRET_HEADERS = new Set([
 /** EMULATOR_HEADER marks every answer of costgate's own emulator (emulator/http.ts). */
 export const EMULATOR_HEADER = "x-costgate-emulator";
 
-let runBudget: RequestBudget | undefined;
 let emulatorListener: ((origin: string) => void) | undefined;
 
 /**
@@ -53,15 +52,6 @@ function warnPlainTls(info: RequestInfo): void {
     `the ${info.service} URL is http://, so the CA bundle (OS_CACERT) and insecure (OS_INSECURE, --insecure) have no effect: nothing is encrypted or verified there; use https://`,
     "CostgateTlsWarning",
   );
-}
-
-/**
- * limitRequests caps the requests every later {@link send} of this process may make (the command line
- * calls it once per run); `undefined` lifts the cap. Requests with their own `requestBudget` count
- * against both.
- */
-export function limitRequests(budget: RequestBudget | undefined): void {
-  runBudget = budget;
 }
 
 /** spend counts one attempt against each budget, or throws a LimitError before it is sent. */
@@ -322,7 +312,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       `-> ${info.method} ${info.url}${retry.tries > 1 ? ` (attempt ${n}/${retry.tries})` : ""}${via} [${describeHeaders(headers)}]`,
     );
     let outcome: { raw: RawResponse } | { failure: AttemptFailure };
-    spend([runBudget, req.transport?.requestBudget], info);
+    spend([req.transport?.runBudget, req.transport?.requestBudget], info);
     if (signal?.aborted) {
       outcome = { failure: new AttemptFailure(signal.reason, false, undefined, undefined, true) };
     } else {

@@ -3,7 +3,8 @@
  * cost` (every step of a preview) and the policy pack (what a stack policy sees) both call `priceMonthly`,
  * so where both see the same resource they price it identically.
  */
-import Big from "big.js";
+import Big = require("big.js");
+
 import { ownValue } from "../own";
 import { HOURS_PER_MONTH, type Periodic, type RateCard } from "./rate-card";
 

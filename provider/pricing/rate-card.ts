@@ -6,6 +6,7 @@ import { z } from "zod";
 import { type DataFileLimit, readDataDocument } from "../data-file";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
+import { perProcess } from "../once";
 
 /** Hours in a month: 730, the convention of Infracost and the clouds' price lists (8,760 / 12). */
 export const HOURS_PER_MONTH = 730;
@@ -92,7 +93,7 @@ export function currencySchema() {
 }
 
 /** @internal */
-export function rateCardSchema() {
+function buildRateCardSchema() {
   return z
     .object({
       $schema: z.string().optional(),
@@ -137,6 +138,11 @@ export function rateCardSchema() {
         .optional(),
     })
     .strict();
+}
+
+/** rateCardSchema is the schema built once per process ({@link perProcess}). */
+export function rateCardSchema() {
+  return perProcess(buildRateCardSchema);
 }
 
 type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema>>>>;

@@ -1,0 +1,226 @@
+/**
+ * Money, the one module: amounts as the endpoint may send them (docs/API.md#balance, docs/API.md#consumption
+ * leave types open) read within documented bounds before any arithmetic, sums in decimal arithmetic (big.js,
+ * so 0.1 + 0.2 is 0.3), results rounded to cents, and the figures written the way every message and output
+ * writes them. provider/billing/money.ts, provider/budget/money.ts and cli/format.ts re-export from here.
+ *
+ * Formatters are built once per process, on first use, and kept in {@link intlCache}: on `globalThis` under
+ * a registered symbol, not in a module-level variable. A Pulumi dynamic provider that imports this module
+ * serializes the module-level values its functions capture by copy, and an `Intl.NumberFormat` does not
+ * survive that; `globalThis` and `Symbol.for` are references the serializer leaves as they are.
+ */
+// `import = require` keeps the declaration file usable without esModuleInterop (Pulumi's tsconfig)
+import Big = require("big.js");
+
+/** The largest amount read from the wire, in magnitude: a trillion (±1e12) of the billing currency. */
+export const MAX_AMOUNT = 1e12;
+/** The most digits after the decimal point an amount from the wire may carry. */
+export const MAX_AMOUNT_DECIMALS = 20;
+/** The longest amount text read, in characters, before any parsing. */
+export const MAX_AMOUNT_CHARS = 64;
+
+/** The bounds in words, for messages. @internal */
+export const AMOUNT_BOUNDS = `costgate reads amounts up to ±1e12 with at most ${MAX_AMOUNT_DECIMALS} decimals, in at most ${MAX_AMOUNT_CHARS} characters`;
+
+/** The outcome of reading one amount: its decimal, or why it cannot be read. @internal */
+export type AmountReading = { ok: true; value: Big } | { ok: false; reason: string };
+
+const DECIMAL = /^([-+]?)(\d*)(?:\.(\d*))?(?:e([-+]?\d+))?$/i;
+
+/**
+ * readAmount reads a number or a numeric string ("1312.40", "1 312,40", "1,312.40", "-12.5"); null and
+ * undefined are 0. It refuses, before any arithmetic, text longer than {@link MAX_AMOUNT_CHARS}, what is
+ * not finite, beyond ±{@link MAX_AMOUNT} or finer than {@link MAX_AMOUNT_DECIMALS} decimals: time and
+ * memory stay bounded whatever the endpoint sends ("1e300000000" is refused, never expanded).
+ * @internal
+ */
+export function readAmount(value: unknown): AmountReading {
+  if (value === null || value === undefined) return { ok: true, value: new Big(0) };
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return { ok: false, reason: "not a finite number" };
+    return readText(String(value));
+  }
+  if (typeof value !== "string") return { ok: false, reason: "not a number or a numeric string" };
+  if (value.length > MAX_AMOUNT_CHARS)
+    return { ok: false, reason: `longer than ${MAX_AMOUNT_CHARS} characters` };
+  let t = value.trim().replace(/[\s\u00a0\u202f_']/g, "");
+  // A currency sign or ISO code at either end ("₽1312.40", "1312.40 RUB") is not part of the amount.
+  t = t.replace(/^(?:\p{Sc}|[A-Z]{3}(?=[-+\d.]))/u, "").replace(/(?:\p{Sc}|(?<=[\d.])[A-Z]{3})$/u, "");
+  if (t === "") return { ok: true, value: new Big(0) };
+  if (t.includes(",") && t.includes(".")) t = t.replace(/,/g, "");
+  else if (/^-?\d{1,3}(,\d{3})+$/.test(t)) t = t.replace(/,/g, "");
+  else if (/^-?\d+,\d+$/.test(t)) t = t.replace(",", ".");
+  return readText(t);
+}
+
+/** readText reads plain decimal text (at most MAX_AMOUNT_CHARS long), checking its scale before big.js sees it. */
+function readText(t: string): AmountReading {
+  const m = DECIMAL.exec(t);
+  const int = m?.[2] ?? "";
+  const frac = m?.[3] ?? "";
+  if (!m || int + frac === "") return { ok: false, reason: "not a decimal number" };
+  const digits = int + frac;
+  const lead = digits.length - digits.replace(/^0+/, "").length;
+  if (lead === digits.length) return { ok: true, value: new Big(0) };
+  const trail = digits.length - digits.replace(/0+$/, "").length;
+  // where the decimal point falls in `digits`: a finite Number, as the text is short
+  const point = int.length + Number(m[4] ?? 0);
+  // the place of the first significant digit: 10^order ≤ |x| < 10^(order+1)
+  const order = point - lead - 1;
+  if (order > 12) return { ok: false, reason: "beyond ±1e12" };
+  if (digits.length - trail - point > MAX_AMOUNT_DECIMALS)
+    return { ok: false, reason: `more than ${MAX_AMOUNT_DECIMALS} decimals` };
+  let value: Big;
+  try {
+    // big.js takes no leading "+"
+    value = new Big(t.replace(/^\+/, ""));
+  } catch {
+    return { ok: false, reason: "not a decimal number" };
+  }
+  if (value.abs().gt(MAX_AMOUNT)) return { ok: false, reason: "beyond ±1e12" };
+  return { ok: true, value };
+}
+
+/**
+ * parseAmount reads a number or a numeric string ("1312.40", "1 312,40", "1,312.40"); null and
+ * undefined are 0. Returns undefined for anything else, and for amounts beyond ±1e12 or with more than
+ * 20 decimals (see {@link readAmount}).
+ */
+export function parseAmount(value: unknown): Big | undefined {
+  const r = readAmount(value);
+  return r.ok ? r.value : undefined;
+}
+
+/**
+ * quoteWire shows a value from the wire in a message: a string without control or format characters,
+ * its first 40 characters quoted (with its length when longer); a number as written; else its type.
+ * @internal
+ */
+export function quoteWire(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    const clean = value.slice(0, 400).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "");
+    if (value.length <= 40 && clean.length <= 40) return JSON.stringify(clean);
+    return `${JSON.stringify(clean.slice(0, 40))}… (${value.length} characters)`;
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * sum adds amounts exactly.
+ * @internal
+ */
+export function sum(values: Iterable<Big.BigSource>): Big {
+  let total = new Big(0);
+  for (const v of values) total = total.plus(v);
+  return total;
+}
+
+/** toNumber turns a decimal into the nearest number (exact for amounts in cents). */
+export function toNumber(b: Big): number {
+  return Number(b.toString());
+}
+
+/**
+ * cents rounds to 2 decimals, half away from zero, and returns a number (never -0).
+ * @internal
+ */
+export function cents(value: Big.BigSource): number {
+  const n = new Big(value).round(2, Big.roundHalfUp).toNumber();
+  return n === 0 ? 0 : n;
+}
+
+/**
+ * tenthsDown rounds down to 1 decimal (runway: 9.96 days is reported as 9.9, never as 10.0).
+ * @internal
+ */
+export function tenthsDown(value: Big.BigSource): number {
+  const n = new Big(value).round(1, Big.roundDown).toNumber();
+  return n === 0 ? 0 : n;
+}
+
+/**
+ * tenths rounds to 1 decimal, half away from zero (ratios).
+ * @internal
+ */
+export function tenths(value: Big.BigSource): number {
+  const n = new Big(value).round(1, Big.roundHalfUp).toNumber();
+  return n === 0 ? 0 : n;
+}
+
+/** The formatters of this process, by locale and options (see the module's comment). */
+type IntlCache = Map<string, Intl.NumberFormat | Intl.DateTimeFormat>;
+
+/** intlCache is the process's formatters, on `globalThis` under a registered symbol (never serialized by copy). */
+function intlCache(): IntlCache {
+  const key = Symbol.for("costgate.intl");
+  const g = globalThis as unknown as Record<symbol, IntlCache | undefined>;
+  let cache = g[key];
+  if (!cache) {
+    cache = new Map();
+    g[key] = cache;
+  }
+  return cache;
+}
+
+/**
+ * numberFormat is `new Intl.NumberFormat(locale, options)`, built once per process for each locale and options.
+ * @internal
+ */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const cache = intlCache();
+  const key = `n ${locale} ${JSON.stringify(options)}`;
+  let f = cache.get(key) as Intl.NumberFormat | undefined;
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * dateFormat is `new Intl.DateTimeFormat(locale, options)`, built once per process for each locale and options.
+ * @internal
+ */
+export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const cache = intlCache();
+  const key = `d ${locale} ${JSON.stringify(options)}`;
+  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * formatMoney writes an amount with thousands separators and 2 decimals: `12,400.00`, `-250.00`,
+ * as the budget rules' messages and the command line do.
+ *
+ * @example
+ * formatMoney(12400); // "12,400.00"
+ */
+export function formatMoney(value: number): string {
+  return numberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+}
+
+/**
+ * formatNumber writes a count or factor with thousands separators and at most `maxDecimals`
+ * decimals, dropping trailing zeros: `14`, `2.5`.
+ *
+ * @example
+ * formatNumber(2.5); // "2.5"
+ */
+export function formatNumber(value: number, maxDecimals = 2): string {
+  return numberFormat("en-US", { maximumFractionDigits: maxDecimals }).format(value);
+}
+
+/**
+ * formatFixed1 writes a number with exactly one decimal: `9.5`, `2.0`.
+ * @internal
+ */
+export function formatFixed1(value: number): string {
+  return numberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}
