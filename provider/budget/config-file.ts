@@ -14,6 +14,7 @@ import {
   type BudgetConfig,
   budgetConfigSchema,
   configuredGates,
+  describedProperties,
   RULE_SETTINGS,
   THRESHOLD_OF,
   zodToConfigError,
@@ -108,15 +109,42 @@ export function costgateConfigSchema(form: "list" | "file" = "list") {
 
 type _SameFile = Assert<Exact<keyof CostgateConfig, keyof z.input<ReturnType<typeof costgateConfigSchema>>>>;
 
+/** What each field of the file that is not a threshold does, for the JSON Schemas' descriptions. */
+const FILE_WORDS: Record<string, string> = {
+  projectId: "One project to check (default COSTGATE_PROJECT_ID).",
+  projects:
+    'Several projects, each with its own thresholds: a list, [{ projectId: 4242, monthlyBudget: 45000 }], or a map keyed by project id, { "4242": { monthlyBudget: 45000 } }.',
+  product: "openstack (1), object-storage (2) or vmware (3); default COSTGATE_PRODUCT, then openstack.",
+  rateCard:
+    "Prices of planned resources, for costgate cost and the policy pack (schema/rate-card.schema.json).",
+  currency: "The currency named beside amounts, e.g. EUR; the billing API does not say.",
+};
+
 /**
  * costgateConfigJsonSchema is the file's JSON Schema (draft 2020-12), as shipped in
- * `schema/costgate-config.schema.json`.
+ * `schema/costgate-config.schema.json`. `target: "draft-7"` gives the same schema in draft 7, the
+ * dialect Pulumi validates a policy pack's `configSchema` with (the pack's schema is built from it).
  */
-export function costgateConfigJsonSchema(): Record<string, unknown> {
+export function costgateConfigJsonSchema(
+  target: "draft-2020-12" | "draft-7" = "draft-2020-12",
+): Record<string, unknown> {
   const schema = z.toJSONSchema(costgateConfigSchema("file"), {
     io: "input",
     unrepresentable: "any",
-  }) as Record<string, unknown>;
+    target,
+  }) as Record<string, unknown> & { properties?: Record<string, unknown> };
+  const properties = describedProperties(schema.properties ?? {});
+  for (const [k, words] of Object.entries(FILE_WORDS)) {
+    const v = properties[k];
+    if (v && typeof v === "object") properties[k] = { description: words, ...v };
+  }
+  const projects = properties["projects"] as {
+    anyOf?: { items?: { properties?: Record<string, unknown> } }[];
+  };
+  for (const form of projects?.anyOf ?? []) {
+    if (form.items?.properties) form.items.properties = describedProperties(form.items.properties);
+  }
+  if (target === "draft-7") return { ...schema, properties };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://github.com/costgate/costgate/blob/main/schema/costgate-config.schema.json",
@@ -124,6 +152,7 @@ export function costgateConfigJsonSchema(): Record<string, unknown> {
     description:
       "Projects, product, budget thresholds and rate card for costgate check, costgate report and the costgate policy pack.",
     ...schema,
+    properties,
   };
 }
 
