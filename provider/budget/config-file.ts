@@ -19,7 +19,8 @@ import {
   THRESHOLD_OF,
   zodToConfigError,
 } from "./config";
-import type { Level, RuleName } from "./types";
+import { budgetPart, mergeBudget, resolveProjects, type Target } from "./targets";
+import type { RuleName } from "./types";
 
 /** One project of the file: its id and the thresholds that differ from the file's. */
 export interface ProjectEntry extends BudgetConfig {
@@ -323,50 +324,17 @@ export function readCostgateConfig(path: string, limit?: DataFileLimit): Costgat
 }
 
 /** A project to check, with the thresholds that apply to it. */
-export interface ConfiguredProject {
-  projectId: number;
-  config: BudgetConfig;
-}
+export type ConfiguredProject = Target;
 
-const BUDGET_KEYS = Object.keys(budgetConfigSchema().shape) as (keyof BudgetConfig)[];
-
-/** budgetPart is the thresholds of a file or of one of its projects. */
-export function budgetPart(o: Partial<CostgateConfig> | ProjectEntry): BudgetConfig {
-  const out: Record<string, unknown> = {};
-  for (const k of BUDGET_KEYS) if (o[k] !== undefined) out[k] = o[k];
-  return out as BudgetConfig;
-}
-
-/** mergeBudget lays `over` on `base`; levels merge rule by rule. */
-export function mergeBudget(base: BudgetConfig, over: BudgetConfig): BudgetConfig {
-  const levels: Partial<Record<RuleName, Level>> = { ...base.levels, ...over.levels };
-  const out: BudgetConfig = { ...base, ...over };
-  if (Object.keys(levels).length > 0) out.levels = levels;
-  else delete out.levels;
-  return out;
-}
+export { budgetPart, mergeBudget };
 
 /**
  * projectsOf lists the projects of a configuration with their thresholds: `projects`, else
  * `projectId`, else `COSTGATE_PROJECT_ID` (a comma list). Empty when none is named anywhere.
+ * The same answer as `resolveTargets` (./targets.ts) without explicit projects.
  */
 export function projectsOf(c: CostgateConfig, env: NodeJS.ProcessEnv = process.env): ConfiguredProject[] {
-  const base = budgetPart(c);
-  if (c.projects)
-    return c.projects.map((p) => ({ projectId: p.projectId, config: mergeBudget(base, budgetPart(p)) }));
-  if (c.projectId !== undefined) return [{ projectId: c.projectId, config: base }];
-  const fromEnv = env["COSTGATE_PROJECT_ID"];
-  if (!fromEnv) return [];
-  return fromEnv.split(",").map((raw) => {
-    const id = Number(raw.trim());
-    if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(id) || id < 1) {
-      throw new ConfigError(
-        "COSTGATE_PROJECT_ID",
-        `"${raw}" is not a project id (a whole number, 1 or more)`,
-      );
-    }
-    return { projectId: id, config: base };
-  });
+  return resolveProjects({ file: c, env }).targets;
 }
 
 /** The policies of the pack that take thresholds, and the ones that only need a project. */
@@ -379,10 +347,7 @@ const PACK_RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-day
  * ask for it. A file that sets no threshold at all is refused: that pack would gate nothing.
  */
 export function policyPackConfig(c: CostgateConfig): Record<string, Record<string, unknown>> {
-  const perProject = c.projects?.map((p) => ({
-    projectId: p.projectId,
-    config: mergeBudget(budgetPart(c), budgetPart(p)),
-  }));
+  const perProject = c.projects ? resolveProjects({ file: c, env: {} }).targets : undefined;
   const all = perProject ?? [{ projectId: c.projectId, config: budgetPart(c) }];
   if (all.every((p) => configuredGates(p.config).length === 0)) {
     throw new ConfigError(
