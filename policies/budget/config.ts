@@ -13,7 +13,16 @@
  * a gate its administrator aimed at a project.
  */
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { type BudgetConfig, ConfigError, costgateConfigJsonSchema, type RateCard } from "costgate/budget";
+import {
+  type BudgetConfig,
+  ConfigError,
+  costgateConfigJsonSchema,
+  parseCostgateConfig,
+  parseProjectId,
+  parseProjectIds,
+  type RateCard,
+  resolveProjects,
+} from "costgate/budget";
 
 /** STACK_TAG is the stack tag that names the project(s) of a stack. */
 export const STACK_TAG = "costgate:projectId";
@@ -128,49 +137,51 @@ export interface TargetSources {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The pack's settings that are not the config file's: taken off before the file's schema reads the rest. */
+const PACK_KEYS = ["onBillingError", "timeoutSeconds", "enforcementLevel"];
+
 /**
- * projectTargets lists the projects a policy checks: `projects`, else `projectId`, else the stack tag
- * `costgate:projectId`, else `COSTGATE_PROJECT_ID` (see the top of this file for why in that order).
+ * asFileConfig is a policy's config as the config file would say it: without the pack's own settings,
+ * and with a list of bare ids (`[4242, "1001"]`, which the pack has always taken) as a list of projects.
+ */
+function asFileConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!PACK_KEYS.includes(k)) out[k] = v;
+  const projects = out["projects"];
+  if (Array.isArray(projects)) {
+    out["projects"] = projects.map((p, i) =>
+      p !== null && typeof p === "object" ? p : { projectId: parseProjectId(p, `projects[${i}]`) },
+    );
+  }
+  return out;
+}
+
+/**
+ * projectTargets lists the projects a policy checks, each with its thresholds, by costgate's one
+ * resolver of targets (the one `costgate check` uses, so the pack and the config file take the same
+ * forms: `projects` as a list or as a map keyed by project id): the policy config's `projects` or
+ * `projectId`, else the stack tag `costgate:projectId`, else `COSTGATE_PROJECT_ID` (see the top of
+ * this file for why in that order). The config is validated by the config file's schema; a bad field
+ * is a `ConfigError` naming it (`policy config: projects[0].minBalance: must be 0 or more; got -5`).
  */
 export function projectTargets(
   config: Record<string, unknown>,
   { stackTags, env = process.env }: TargetSources = {},
 ): ProjectTarget[] {
-  const { projects, projectId, ...base } = config as CommonConfig & Record<string, unknown>;
-  const parse = (v: unknown, field: string): number => {
-    const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) {
-      const shown =
-        typeof v === "string" && v.length > 24 ? `a text of ${v.length} characters` : JSON.stringify(v);
-      throw new ConfigError(field, `${shown} is not a project id; give a positive integer, e.g. 4242`);
-    }
-    return n;
-  };
-  if (Array.isArray(projects) && projects.length > 0) {
-    // [4242, 1001] or [{ projectId: 4242, minBalance: 5000 }, ...]
-    return projects.map((p: unknown, i: number) => {
-      if (p && typeof p === "object") {
-        const { projectId: id, ...overrides } = p as Record<string, unknown>;
-        return { projectId: parse(id, `projects.${i}.projectId`), config: { ...base, ...overrides } };
-      }
-      return { projectId: parse(p, `projects.${i}`), config: base };
-    });
-  }
-  if (projects && typeof projects === "object" && Object.keys(projects).length > 0) {
-    return Object.entries(projects).map(([id, overrides]) => ({
-      projectId: parse(id, `projects.${id}`),
-      config: { ...base, ...((overrides as Record<string, unknown> | null) ?? {}) },
-    }));
-  }
-  if (projectId !== undefined) return [{ projectId: parse(projectId, "projectId"), config: base }];
-  const list = (text: string, field: string) =>
-    text.split(",").map((id) => ({ projectId: parse(id, field), config: base }));
+  const file = parseCostgateConfig(asFileConfig(config), "policy config");
   const tag = stackTags?.get(STACK_TAG);
-  if (tag !== undefined && tag.trim() !== "") return list(tag, `the stack tag ${STACK_TAG}`);
-  const fromEnv = env["COSTGATE_PROJECT_ID"];
-  if (fromEnv) return list(fromEnv, "COSTGATE_PROJECT_ID");
-  throw new ConfigError(
-    "projectId",
-    `missing; name the project in the policy config (projectId, or projects for several), tag the stack ${STACK_TAG}, or set COSTGATE_PROJECT_ID`,
-  );
+  const named = file.projects !== undefined || file.projectId !== undefined;
+  const projectIds =
+    !named && tag !== undefined && tag.trim() !== ""
+      ? parseProjectIds(tag, `the stack tag ${STACK_TAG}`)
+      : undefined;
+  const { targets } = resolveProjects({ file, env, ...(projectIds ? { projectIds } : {}) });
+  if (targets.length === 0) {
+    throw new ConfigError(
+      "projectId",
+      `missing; name the project in the policy config (projectId, or projects for several), tag the stack ${STACK_TAG}, or set COSTGATE_PROJECT_ID`,
+    );
+  }
+  const shared = file.currency === undefined ? {} : { currency: file.currency };
+  return targets.map((t) => ({ projectId: t.projectId, config: { ...t.config, ...shared } }));
 }

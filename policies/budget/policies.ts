@@ -85,6 +85,10 @@ function targetsOrNone(
     return projectTargets(config, { stackTags: args.stackTags });
   } catch (e) {
     if (!isConfigError(e)) throw e;
+    if (e.field !== "projectId") {
+      report(`The policy config is not valid: ${e.message}. Fix it ${HOW}.`);
+      return [];
+    }
     report(
       `The policy is not configured: ${e.message}. Name the project (projectId, projects, the stack tag ${STACK_TAG} or COSTGATE_PROJECT_ID)${threshold ? ` and set ${threshold}` : ""} ${HOW}, or set this policy's enforcementLevel to "disabled".`,
     );
