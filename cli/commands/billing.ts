@@ -2,7 +2,7 @@
  * `costgate balance` and `costgate usage`: the billing endpoint outside Pulumi.
  */
 import { getBalance, getConsumption, parseProjectId } from "../../provider/billing/client";
-import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
+import { isoDay, parsePeriod } from "../../provider/billing/periods";
 import { parseProduct, productName } from "../../provider/billing/products";
 import { limitRequests } from "../../provider/http";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
@@ -11,6 +11,7 @@ import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
 import { type Flags as Opts, text } from "../options";
+import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";
 import { transportArgsFrom } from "../transport-options";
 

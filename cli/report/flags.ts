@@ -3,9 +3,10 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { addDays, FLAG_NAMES, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
+import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { UsageError } from "../errors";
 import { type Flags as Opts, wholeNumber } from "../options";
+import { FLAG_NAMES } from "../period-flags";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;

@@ -4,7 +4,6 @@
  * Each fetches billing data once per project per run and reports whole sentences with figures.
  */
 import type {
-  PolicyConfigSchema,
   ReportViolation,
   StackValidationArgs,
   StackValidationPolicy,
