@@ -3,11 +3,7 @@
  * sentence, default level, severity, remediation, the settings it reads), plus billing-available.
  * Each fetches billing data once per project per run and reports whole sentences with figures.
  */
-import type {
-  ReportViolation,
-  StackValidationArgs,
-  StackValidationPolicy,
-} from "@pulumi/policy";
+import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import {
   type BudgetConfig,
   type BudgetRule,
