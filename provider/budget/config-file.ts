@@ -15,12 +15,10 @@ import {
   budgetConfigSchema,
   configuredGates,
   describedProperties,
-  RULE_SETTINGS,
-  THRESHOLD_OF,
   zodToConfigError,
 } from "./config";
+import { RULE_INFO } from "./rule-info";
 import { budgetPart, mergeBudget, resolveProjects, type Target } from "./targets";
-import type { RuleName } from "./types";
 
 /** One project of the file: its id and the thresholds that differ from the file's. */
 export interface ProjectEntry extends BudgetConfig {
@@ -338,7 +336,7 @@ export function projectsOf(c: CostgateConfig, env: NodeJS.ProcessEnv = process.e
 }
 
 /** The policies of the pack that take thresholds, and the ones that only need a project. */
-const PACK_RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
+const PACK_RULES = Object.values(RULE_INFO);
 
 /**
  * policyPackConfig turns a configuration into the `--policy-pack-config` file Pulumi reads: each
@@ -356,8 +354,9 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
     );
   }
   const out: Record<string, Record<string, unknown>> = {};
-  for (const rule of PACK_RULES) {
-    const threshold = rule === "daily-spike" ? undefined : THRESHOLD_OF[rule];
+  for (const info of PACK_RULES) {
+    const { name: rule, defaultLevel } = info;
+    const threshold: keyof BudgetConfig | undefined = "threshold" in info ? info.threshold : undefined;
     const level = (p: { config: BudgetConfig }) => p.config.levels?.[rule];
     const wanted = all.filter(
       (p) => level(p) !== "disabled" && (threshold === undefined || p.config[threshold] !== undefined),
@@ -367,14 +366,15 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
       continue;
     }
     const entry: Record<string, unknown> = {
-      enforcementLevel: level(wanted[0]!) ?? (rule === "daily-spike" ? "advisory" : "mandatory"),
+      enforcementLevel: level(wanted[0]!) ?? defaultLevel,
     };
     if (c.product !== undefined) entry["product"] = c.product;
-    if (c.rateCard && (rule === "monthly-budget" || rule === "min-runway-days"))
+    // the rules a priced change moves: those that take an extra daily cost
+    if (c.rateCard && (info.settings as readonly string[]).includes("extraDailyCost"))
       entry["rateCard"] = c.rateCard;
     const fields = (cfg: BudgetConfig) => {
       const f: Record<string, unknown> = {};
-      for (const k of RULE_SETTINGS[rule]) if (cfg[k] !== undefined) f[k] = cfg[k];
+      for (const k of info.settings) if (cfg[k] !== undefined) f[k] = cfg[k];
       return f;
     };
     if (perProject) {
