@@ -3,55 +3,53 @@
  */
 import type { Command } from "commander";
 import { ConfigError, isConfigError } from "../provider/errors";
+import { IDENTITY_FIELDS } from "../provider/identity/fields";
 import type { IdentityArgs } from "../provider/settings";
 import { addTransportOptions, transportArgsFrom } from "./transport-options";
 
+/**
+ * flagOf spells an identity field's flag as python-openstackclient does, from its environment name
+ * (OS_AUTH_URL → --os-auth-url); `insecure` is plain `--insecure`.
+ */
+function flagOf(f: (typeof IDENTITY_FIELDS)[number]): string {
+  if (f.name === "insecure") return "--insecure";
+  return `--${(f.env[0] ?? "").toLowerCase().replace(/_/g, "-")}`;
+}
+
+/** The identity fields the command line takes, each with its flag (provider/identity/fields.ts). */
+const FLAGS = IDENTITY_FIELDS.filter((f) => f.flag).map((f) => ({ field: f, flag: flagOf(f) }));
+
 /** addIdentityOptions adds the --os-* flags, --timeout and --retries to a command. */
 export function addIdentityOptions(cmd: Command): Command {
-  cmd
-    .option("--os-cloud <name>", "a cloud of clouds.yaml (env OS_CLOUD)")
-    .option("--os-auth-url <url>", "identity address ending in /v3 (env OS_AUTH_URL)")
-    .option("--os-auth-type <type>", "v3applicationcredential or password (env OS_AUTH_TYPE)")
-    .option("--os-application-credential-id <id>", "env OS_APPLICATION_CREDENTIAL_ID")
-    .option("--os-application-credential-name <name>", "env OS_APPLICATION_CREDENTIAL_NAME")
-    .option(
-      "--os-application-credential-secret <secret>",
-      "env OS_APPLICATION_CREDENTIAL_SECRET (prefer the env: flags show in ps)",
-    )
-    .option("--os-username <name>", "env OS_USERNAME")
-    .option("--os-user-id <id>", "env OS_USER_ID")
-    .option("--os-password <password>", "env OS_PASSWORD (prefer the env: flags show in ps)")
-    .option("--os-user-domain-name <name>", "env OS_USER_DOMAIN_NAME")
-    .option("--os-user-domain-id <id>", "env OS_USER_DOMAIN_ID")
-    .option("--os-project-name <name>", "env OS_PROJECT_NAME")
-    .option("--os-project-id <id>", "env OS_PROJECT_ID")
-    .option("--os-project-domain-id <id>", "env OS_PROJECT_DOMAIN_ID")
-    .option("--os-project-domain-name <name>", "env OS_PROJECT_DOMAIN_NAME")
-    .option("--os-cacert <file>", "CA bundle to trust (env OS_CACERT)")
-    .option("--insecure", "skip TLS verification (prefer --os-cacert)");
+  for (const { field, flag } of FLAGS) {
+    if (field.name === "insecure") {
+      cmd.option(flag, field.words);
+      continue;
+    }
+    const value = field.name.endsWith("Url")
+      ? "url"
+      : field.name === "caCert"
+        ? "file"
+        : field.secret
+          ? "secret"
+          : /Id$/.test(field.name)
+            ? "id"
+            : field.name === "authType"
+              ? "type"
+              : "name";
+    const env = `env ${field.env[0]}`;
+    cmd.option(
+      `${flag} <${value}>`,
+      field.secret ? `${field.words}; ${env} (prefer the env: flags show in ps)` : `${field.words} (${env})`,
+    );
+  }
   return addTransportOptions(cmd);
 }
 
 /** The flag of each identity argument, as the library names them. */
-const FLAG_OF_ARG: Readonly<Record<string, string>> = {
-  cloud: "--os-cloud",
-  authUrl: "--os-auth-url",
-  authType: "--os-auth-type",
-  applicationCredentialId: "--os-application-credential-id",
-  applicationCredentialName: "--os-application-credential-name",
-  applicationCredentialSecret: "--os-application-credential-secret",
-  username: "--os-username",
-  userId: "--os-user-id",
-  password: "--os-password",
-  userDomainName: "--os-user-domain-name",
-  userDomainId: "--os-user-domain-id",
-  projectName: "--os-project-name",
-  projectId: "--os-project-id",
-  projectDomainId: "--os-project-domain-id",
-  projectDomainName: "--os-project-domain-name",
-  caCert: "--os-cacert",
-  insecure: "--insecure",
-};
+const FLAG_OF_ARG: Readonly<Record<string, string>> = Object.fromEntries(
+  FLAGS.map(({ field, flag }) => [field.name, flag]),
+);
 
 /** The commander key of a flag: --os-auth-url → osAuthUrl. */
 const keyOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -16,7 +16,7 @@ export function addTransportOptions(cmd: Command): Command {
 }
 
 /** transportArgsFrom reads --timeout and --retries; a bad value is a UsageError naming the flag. */
-export function transportArgsFrom(o: Record<string, string | boolean | undefined>): {
+export function transportArgsFrom(o: Readonly<Record<string, unknown>>): {
   timeouts?: Timeouts;
   retry?: RetryOptions;
 } {

@@ -7,9 +7,11 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "./errors";
+import type { Assert, Exact } from "./exact";
 import { readBounded } from "./files";
 import type { RetryOptions, Timeouts, TransportOptions } from "./http";
 import { type AuthMethod, validateAuth } from "./identity/auth";
+import { authMethodFields, IDENTITY_FIELDS, type IdentityFieldName } from "./identity/fields";
 import { normalizeAuthUrl } from "./identity/urls";
 import { ownValue } from "./own";
 
@@ -54,42 +56,18 @@ export interface IdentitySettings {
 
 type Fields = Omit<IdentityArgs, "timeouts" | "retry" | "cloud">;
 
-const ENV_NAMES: Record<keyof Fields, string[]> = {
-  authUrl: ["OS_AUTH_URL"],
-  authType: ["OS_AUTH_TYPE"],
-  applicationCredentialId: ["OS_APPLICATION_CREDENTIAL_ID"],
-  applicationCredentialName: ["OS_APPLICATION_CREDENTIAL_NAME"],
-  applicationCredentialSecret: ["OS_APPLICATION_CREDENTIAL_SECRET"],
-  username: ["OS_USERNAME"],
-  userId: ["OS_USER_ID"],
-  password: ["OS_PASSWORD"],
-  userDomainName: ["OS_USER_DOMAIN_NAME"],
-  userDomainId: ["OS_USER_DOMAIN_ID"],
-  projectName: ["OS_PROJECT_NAME", "OS_TENANT_NAME"],
-  projectId: ["OS_PROJECT_ID", "OS_TENANT_ID"],
-  projectDomainId: ["OS_PROJECT_DOMAIN_ID"],
-  projectDomainName: ["OS_PROJECT_DOMAIN_NAME"],
-  regionName: ["OS_REGION_NAME"],
-  interface: ["OS_INTERFACE"],
-  caCert: ["OS_CACERT"],
-  insecure: ["OS_INSECURE"],
-};
+/** The environment variables of each field (identity/fields.ts), first found wins. */
+const ENV_NAMES = Object.fromEntries(
+  IDENTITY_FIELDS.filter((f) => f.name !== "cloud").map((f) => [f.name, f.env]),
+) as unknown as Record<keyof Fields, readonly string[]>;
 
-const CLOUD_AUTH_KEYS: Partial<Record<keyof Fields, string>> = {
-  authUrl: "auth_url",
-  applicationCredentialId: "application_credential_id",
-  applicationCredentialName: "application_credential_name",
-  applicationCredentialSecret: "application_credential_secret",
-  username: "username",
-  userId: "user_id",
-  password: "password",
-  userDomainName: "user_domain_name",
-  userDomainId: "user_domain_id",
-  projectName: "project_name",
-  projectId: "project_id",
-  projectDomainId: "project_domain_id",
-  projectDomainName: "project_domain_name",
-};
+/** The field list names every identity argument, and nothing else. */
+type _EveryField = Assert<Exact<IdentityFieldName, Exclude<keyof IdentityArgs, "timeouts" | "retry">>>;
+
+/** The clouds.yaml `auth:` key of each field that has one (identity/fields.ts). */
+const CLOUD_AUTH_KEYS = Object.fromEntries(
+  IDENTITY_FIELDS.flatMap((f) => ("cloudsKey" in f ? [[f.name, f.cloudsKey]] : [])),
+) as Partial<Record<keyof Fields, string>>;
 
 /** truthy reads a yes/no variable strictly: `OS_INSECURE=maybe` is an error, not false. */
 function truthy(v: string, name = "OS_INSECURE"): boolean {
@@ -233,16 +211,7 @@ function authMethodOf(f: Fields): AuthMethod {
         "missing; give the application credential secret (OS_APPLICATION_CREDENTIAL_SECRET), shown once when the credential was created",
       );
     }
-    return validateAuth({
-      type: "application_credential",
-      applicationCredentialId: f.applicationCredentialId,
-      applicationCredentialName: f.applicationCredentialName,
-      applicationCredentialSecret: f.applicationCredentialSecret,
-      userId: f.userId,
-      userName: f.username,
-      userDomainId: f.userDomainId,
-      userDomainName: f.userDomainName,
-    });
+    return validateAuth(authMethodFields("application_credential", f));
   }
   if (f.password === undefined) {
     if (f.username === undefined && f.userId === undefined) {
@@ -253,18 +222,7 @@ function authMethodOf(f: Fields): AuthMethod {
     }
     throw new ConfigError("password", "missing; give the user's password (OS_PASSWORD)");
   }
-  return validateAuth({
-    type: "password",
-    userName: f.username,
-    userId: f.userId,
-    password: f.password,
-    userDomainName: f.userDomainName,
-    userDomainId: f.userDomainId,
-    projectName: f.projectName,
-    projectId: f.projectId,
-    projectDomainId: f.projectDomainId,
-    projectDomainName: f.projectDomainName,
-  });
+  return validateAuth(authMethodFields("password", f));
 }
 
 /**

@@ -2,7 +2,7 @@
  * `costgate balance` and `costgate usage`: the billing endpoint outside Pulumi.
  */
 import { getBalance, getConsumption, parseProjectId } from "../../provider/billing/client";
-import { FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
+import { isoDay, parsePeriod } from "../../provider/billing/periods";
 import { parseProduct, productName } from "../../provider/billing/products";
 import type { RequestBudget } from "../../provider/http";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
@@ -10,10 +10,10 @@ import { safeJson } from "../../provider/text";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
+import { type Flags as Opts, text } from "../options";
+import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";
 import { transportArgsFrom } from "../transport-options";
-
-type Opts = Record<string, string | boolean | undefined>;
 
 /**
  * projectAndProduct reads the flags or their env stand-ins, and names where each came from
@@ -25,8 +25,8 @@ export function projectAndProduct(o: Opts): {
   projectIdFrom: string;
   productFrom: string;
 } {
-  const flagId = o["projectId"] as string | undefined;
-  const flagProduct = o["product"] as string | undefined;
+  const flagId = text(o, "projectId");
+  const flagProduct = text(o, "product");
   const envProduct = process.env["COSTGATE_PRODUCT"];
   return {
     projectId: flagId ?? process.env["COSTGATE_PROJECT_ID"],
@@ -48,7 +48,7 @@ export function runRequestCap(o: Opts): number {
  * the endpoint's transport settings ({@link billingEndpointFrom}), not in module state.
  */
 export function runBudgetFrom(o: Opts): RequestBudget {
-  const flag = typeof o["maxRequests"] === "string" ? (o["maxRequests"] as string) : undefined;
+  const flag = text(o, "maxRequests");
   const env = process.env["COSTGATE_MAX_REQUESTS"];
   const [raw, setting] = flag !== undefined ? [flag, "--max-requests"] : [env, "COSTGATE_MAX_REQUESTS"];
   let limit = DEFAULT_RUN_REQUESTS;
@@ -111,9 +111,9 @@ export async function balanceCommand(o: Opts): Promise<number> {
 export async function usageCommand(o: Opts): Promise<number> {
   if (o["json"] && o["csv"]) throw new UsageError("--json and --csv: choose one output format");
   const { projectId, product, projectIdFrom, productFrom } = projectAndProduct(o);
-  const from = o["from"] as string | undefined;
+  const from = text(o, "from");
   // --to defaults to today, as in `report` and the library
-  const to = (o["to"] as string | undefined) ?? isoDay(new Date());
+  const to = text(o, "to") ?? isoDay(new Date());
   if (!from) throw new UsageError("--from: missing; give the first day, e.g. --from 2026-11-01");
   const maxPeriodDays = maxPeriodDaysFrom(o);
   const q = {

@@ -4,25 +4,16 @@
  * rule could be judged), 3 billing unreachable.
  */
 import pLimit from "p-limit";
-import { parseProjectId } from "../../provider/billing/client";
 import { addDays } from "../../provider/billing/periods";
-import { parseProduct } from "../../provider/billing/products";
-import {
-  type BudgetConfig,
-  configuredGates,
-  mandatoryGates,
-  parseBudgetConfig,
-  RULE_NAMES,
-  THRESHOLD_OF,
-} from "../../provider/budget/config";
-import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
-import type { Evaluation, Level, RuleName } from "../../provider/budget/types";
+import { THRESHOLD_OF } from "../../provider/budget/config";
+import type { Evaluation } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
-import { checkProject, parseAsOf } from "../../provider/check";
+import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
-import { inputLimitFrom, writeOutputs } from "../files";
+import { writeOutputs } from "../files";
+import { day, decimal, type Flags, flagOf, requireGate, targetOptions } from "../options";
 import { VERDICT_ICON } from "../report/markdown";
 import {
   dataNotes,
@@ -34,95 +25,7 @@ import {
   verdictSentence,
 } from "../report/words";
 import { appendSummary, summaryPathFrom } from "../summary";
-import { billingEndpointFrom, projectAndProduct, runRequestCap } from "./billing";
-
-type Opts = Record<string, string | boolean | string[] | undefined>;
-
-function num(o: Opts, key: string, flag: string): number | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  // decimal only: Number() would also read 0x10 as 16 and 1e3 as 1000
-  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n)) {
-    throw new UsageError(`${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} 45000`);
-  }
-  return n;
-}
-
-/** budgetConfigFrom turns flags into a validated BudgetConfig. */
-export function budgetConfigFrom(o: Opts): BudgetConfig {
-  const levels: Partial<Record<RuleName, Level>> = {};
-  for (const entry of (o["level"] as string[] | undefined) ?? []) {
-    const [rule = "", level = ""] = entry.split("=");
-    if (!(RULE_NAMES as readonly string[]).includes(rule)) {
-      throw new UsageError(
-        `--level: "${rule}" is not a rule; the rules are ${RULE_NAMES.join(", ")} (e.g. --level daily-spike=mandatory)`,
-      );
-    }
-    if (!LEVELS.includes(level)) {
-      throw new UsageError(
-        `--level: "${level}" is not a level for ${rule}; use mandatory, advisory or disabled (e.g. --level ${rule}=advisory)`,
-      );
-    }
-    levels[rule as RuleName] = level as Level;
-  }
-  const config: BudgetConfig = {
-    minBalance: num(o, "minBalance", "--min-balance"),
-    includeBonuses: o["includeBonuses"] === true ? true : undefined,
-    monthlyBudget: num(o, "monthlyBudget", "--monthly-budget"),
-    minRunwayDays: num(o, "minRunwayDays", "--min-runway-days"),
-    spikeFactor: num(o, "spikeFactor", "--spike-factor"),
-    quantile: typeof o["quantile"] === "string" ? (o["quantile"] as BudgetConfig["quantile"]) : undefined,
-    levels: Object.keys(levels).length ? levels : undefined,
-  };
-  const clean = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as BudgetConfig;
-  try {
-    parseBudgetConfig(clean);
-  } catch (e) {
-    if (isConfigError(e)) {
-      const flag = `--${e.field.replace(/^levels\./, "level ").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-      throw new UsageError(`${flag}: ${e.message.slice(e.field.length + 2)}`);
-    }
-    throw e;
-  }
-  return clean;
-}
-
-const LEVELS = ["mandatory", "advisory", "disabled"];
-
-/** The flag of each setting, for messages. */
-const FLAG_OF: Record<string, string> = {
-  minBalance: "--min-balance",
-  monthlyBudget: "--monthly-budget",
-  minRunwayDays: "--min-runway-days",
-  spikeFactor: "--spike-factor",
-};
-
-/**
- * requireGate refuses, before any request, a configuration that gates nothing: with no threshold set
- * (or every one disabled, or every one advisory) no mandatory rule can be judged and the check would have
- * no verdict whatever the project spends.
- */
-export function requireGate(config: BudgetConfig, projectId?: number): void {
-  if (mandatoryGates(config).length > 0) return;
-  const project = projectId === undefined ? "" : ` for project ${projectId}`;
-  if (configuredGates(config).length > 0) {
-    throw new UsageError(
-      `no mandatory budget rule is set${project}: advisory rules warn but never gate, so the gate would have no verdict; make one mandatory (e.g. --level ${configuredGates(config)[0]}=mandatory)`,
-    );
-  }
-  throw new UsageError(
-    `no budget threshold is set${project}, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days (or minBalance, monthlyBudget, minRunwayDays in --config)`,
-  );
-}
-
-function projectIds(o: Opts): number[] {
-  const { projectId: raw, projectIdFrom } = projectAndProduct({
-    projectId: o["projectId"] as string | undefined,
-  });
-  const ids = raw === undefined ? [undefined] : raw.split(",");
-  return [...new Set(ids.map((v) => parseProjectId(v, projectIdFrom)))];
-}
+import { billingEndpointFrom, runRequestCap } from "./billing";
 
 /**
  * checkText is one project's check in text: the verdict, a line per rule, under monthly-budget a line per
@@ -135,7 +38,7 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
     const unset = f.status === "not-configured";
     // the library names its fields (set minBalance); here the flags are what the user sets
     const message = unset
-      ? `not configured; set ${FLAG_OF[THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]] ?? "its threshold"} to check it`
+      ? `not configured; set ${f.rule in THRESHOLD_OF ? flagOf(THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]) : "its threshold"} to check it`
       : f.message;
     lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
     // why the model's month-end forecast is what it is, under the rule that judges it
@@ -147,39 +50,6 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
   }
   for (const n of notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
-}
-
-/** targetsFrom lists the projects to check with their thresholds: the config file, then flags over it. */
-export function targetsFrom(o: Opts): { projectId: number; config: BudgetConfig }[] {
-  const flags = budgetConfigFrom(o);
-  const file =
-    typeof o["config"] === "string" ? readCostgateConfig(o["config"], inputLimitFrom(o)) : undefined;
-  const given = o["projectId"] as string | undefined;
-  let targets: { projectId: number; config: BudgetConfig }[];
-  if (file && given === undefined) {
-    targets = projectsOf(file);
-    if (targets.length === 0) {
-      throw new UsageError(
-        `--config ${String(o["config"])}: names no project; add projectId (or projects) to it, or give --project-id or COSTGATE_PROJECT_ID`,
-      );
-    }
-  } else {
-    // --project-id (or COSTGATE_PROJECT_ID) names the projects; the file gives their thresholds
-    const base = file ? budgetPart(file) : {};
-    const own = new Map(file?.projects?.map((p) => [p.projectId, mergeBudget(base, budgetPart(p))]));
-    targets = projectIds(o).map((projectId) => ({ projectId, config: own.get(projectId) ?? base }));
-  }
-  return targets.map((t) => {
-    const config = mergeBudget(t.config, flags);
-    try {
-      parseBudgetConfig(config);
-    } catch (e) {
-      if (isConfigError(e)) throw new UsageError(`project ${t.projectId}: ${e.message}`);
-      throw e;
-    }
-    requireGate(config, targets.length > 1 ? t.projectId : undefined);
-    return { projectId: t.projectId, config };
-  });
 }
 
 /**
@@ -229,20 +99,10 @@ function summaryMarkdown(
   return `${out.join("\n")}\n`;
 }
 
-export async function checkCommand(o: Opts): Promise<number> {
-  const targets = targetsFrom(o);
-  const product = parseProduct(
-    (o["product"] as string | undefined) ??
-      (typeof o["config"] === "string"
-        ? readCostgateConfig(o["config"], inputLimitFrom(o)).product
-        : undefined) ??
-      projectAndProduct({}).product,
-    o["product"] !== undefined
-      ? "--product"
-      : process.env["COSTGATE_PRODUCT"]
-        ? "COSTGATE_PRODUCT"
-        : "product",
-  );
+/** checkCommand checks every flag and the config file (read once), then each project, and reports. */
+export async function checkCommand(o: Flags): Promise<number> {
+  const { targets, product } = targetOptions(o);
+  for (const t of targets) requireGate(t.config, targets.length > 1 ? t.projectId : undefined);
   // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
   const summaryFlag = typeof o["summary"] === "string" ? "--summary" : "GITHUB_STEP_SUMMARY";
   const summary = summaryPathFrom(
@@ -253,20 +113,18 @@ export async function checkCommand(o: Opts): Promise<number> {
         : undefined,
     summaryFlag,
   );
-  const concurrency = num(o, "concurrency", "--concurrency") ?? 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new UsageError("--concurrency: must be a whole number, 1 or more");
-  const ep = billingEndpointFrom(o as Record<string, string>);
+  const concurrency = o["concurrency"] === undefined ? 8 : concurrencyOf(o["concurrency"]);
+  const ep = billingEndpointFrom(o);
   // two requests a project at least (balance, charges): a list the run's cap cannot cover is refused
   // before the first request rather than cut off in the middle
-  const cap = runRequestCap(o as Record<string, string>);
+  const cap = runRequestCap(o);
   if (targets.length * 2 > cap) {
     throw new UsageError(
       `${targets.length} projects need at least ${targets.length * 2} requests, more than the run's cap of ${cap} (--max-requests); check fewer projects at once or raise --max-requests`,
     );
   }
   const now = new Date();
-  const asOf = typeof o["asOf"] === "string" ? parseAsOf(o["asOf"], "--as-of", now) : undefined;
+  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", now);
   const limit = pLimit(concurrency);
   type Result = { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] };
   const results = await Promise.all(
@@ -313,4 +171,11 @@ export async function checkCommand(o: Opts): Promise<number> {
     code,
     summary ? [() => appendSummary(summary, summaryMarkdown(results), summaryFlag)] : [],
   );
+}
+
+/** concurrencyOf reads --concurrency: a whole number, 1 or more. */
+function concurrencyOf(v: unknown): number {
+  const n = decimal(v, "--concurrency", "8");
+  if (!Number.isInteger(n) || n < 1) throw new UsageError("--concurrency: must be a whole number, 1 or more");
+  return n;
 }

@@ -4,19 +4,10 @@
  * the change. 0 pass (or no gate set), 1 a gate failed, 2 bad usage or a bad preview, 3 billing refused.
  */
 import Big from "big.js";
-import { parseProjectId } from "../../provider/billing/client";
-import { parseProduct } from "../../provider/billing/products";
-import {
-  amountProblem,
-  type BudgetConfig,
-  configuredGates,
-  parseBudgetConfig,
-} from "../../provider/budget/config";
-import { budgetPart, mergeBudget, projectsOf, readCostgateConfig } from "../../provider/budget/config-file";
+import { configuredGates } from "../../provider/budget/config";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
 import { evaluateData, fetchProjectData } from "../../provider/check";
 import type { DataFileLimit } from "../../provider/data-file";
-import { isConfigError } from "../../provider/errors";
 import { readBounded, readStreamBounded } from "../../provider/files";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
@@ -26,13 +17,11 @@ import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
 import { inputLimitFrom, writeOutputs } from "../files";
 import { money } from "../format";
+import { amount, type Flags, targetOptions } from "../options";
 import { cell } from "../report/markdown";
 import { statusWord } from "../report/words";
 import { appendSummary, summaryPathFrom } from "../summary";
-import { billingEndpointFrom, projectAndProduct } from "./billing";
-import { budgetConfigFrom } from "./check";
-
-type Opts = Record<string, string | boolean | string[] | undefined>;
+import { billingEndpointFrom } from "./billing";
 
 /** A gate on the change and how it came out. */
 export interface CostGate {
@@ -59,16 +48,6 @@ export interface CostResult extends PreviewCost {
   gates: CostGate[];
   /** `fail` when a mandatory gate failed, `pass` when gates were set and none failed, `none` without a gate. */
   verdict: "pass" | "fail" | "none";
-}
-
-function amount(o: Opts, key: string, flag: string): number | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
-    throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
-  const problem = amountProblem(Number(v));
-  if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
-  return Number(v);
 }
 
 /**
@@ -105,11 +84,12 @@ const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math
  * costCommand prices the preview, judges the gates and prints the result (terminal, --json or
  * --markdown), appending Markdown to --summary.
  */
-export async function costCommand(o: Opts): Promise<number> {
+export async function costCommand(o: Flags): Promise<number> {
   const now = new Date();
   const limit = inputLimitFrom(o);
   const summary = summaryPathFrom(typeof o["summary"] === "string" ? o["summary"] : undefined);
-  const file = typeof o["config"] === "string" ? readCostgateConfig(o["config"], limit) : undefined;
+  // the budget rules after the change, when a project is named (flags, the config file or env)
+  const { file, product, targets, flags } = targetOptions(o, { one: "this stack bills to", optional: true });
   let card: RateCard;
   if (typeof o["rateCard"] === "string") card = readRateCard(o["rateCard"], limit);
   else if (file?.rateCard) card = parseRateCard(file.rateCard, `${String(o["config"])}: rateCard`);
@@ -119,49 +99,19 @@ export async function costCommand(o: Opts): Promise<number> {
     );
   if (typeof o["currency"] === "string" && o["currency"].trim())
     card = { ...card, currency: o["currency"].trim() };
-  const maxIncrease = amount(o, "maxMonthlyIncrease", "--max-monthly-increase");
-  const maxPercent = amount(o, "maxIncreasePercent", "--max-increase-percent");
-  const quietBelow = amount(o, "quietBelow", "--quiet-below");
+  const given = (key: string, flag: string) => (o[key] === undefined ? undefined : amount(o[key], flag));
+  const maxIncrease = given("maxMonthlyIncrease", "--max-monthly-increase");
+  const maxPercent = given("maxIncreasePercent", "--max-increase-percent");
+  const quietBelow = given("quietBelow", "--quiet-below");
   const failOnUnpriced = o["failOnUnpriced"] === true;
 
-  // the budget rules after the change, when a project is named (flags, env or the config file)
-  const {
-    projectId: rawId,
-    projectIdFrom,
-    product: rawProduct,
-    productFrom,
-  } = projectAndProduct(o as Record<string, string>);
-  const fileProjects = file ? projectsOf(file) : [];
-  let target: { projectId: number; config: BudgetConfig } | undefined;
-  if (rawId !== undefined) {
-    const id = parseProjectId(rawId, projectIdFrom);
-    const own = file?.projects?.find((p) => p.projectId === id);
-    const base = file ? budgetPart(file) : {};
-    target = { projectId: id, config: own ? mergeBudget(base, budgetPart(own)) : base };
-  } else if (fileProjects.length === 1) target = fileProjects[0];
-  else if (fileProjects.length > 1)
-    throw new UsageError(
-      `--config ${String(o["config"])}: lists ${fileProjects.length} projects; name the one this stack bills to with --project-id`,
-    );
-  const flags = budgetConfigFrom(o);
-  if (target) {
-    target = { ...target, config: mergeBudget(target.config, flags) };
-    try {
-      parseBudgetConfig(target.config);
-    } catch (e) {
-      if (isConfigError(e)) throw new UsageError(e.message);
-      throw e;
-    }
-  } else if (configuredGates(flags).length > 0) {
+  const target = targets[0];
+  if (!target && configuredGates(flags).length > 0) {
     throw new UsageError(
       "--project-id: missing; the budget rules after the change need the project this stack bills to (--project-id or COSTGATE_PROJECT_ID)",
     );
   }
-  const product = parseProduct(
-    (o["product"] as string | undefined) ?? (file?.product === undefined ? rawProduct : String(file.product)),
-    o["product"] === undefined && file?.product !== undefined ? "product" : productFrom,
-  );
-  const ep = target ? billingEndpointFrom(o as Record<string, string>) : undefined;
+  const ep = target ? billingEndpointFrom(o) : undefined;
 
   // everything is checked: now the preview
   const { text, source } = await readPreview(o["preview"], limit);

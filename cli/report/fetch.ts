@@ -3,10 +3,11 @@
  * period does not cover them, the days the budget rules look at.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
-import { addDays, FLAG_NAMES, isoDay, parsePeriod } from "../../provider/billing/periods";
+import { addDays, isoDay, parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
 import { CHECK_WINDOW_DAYS, checkPeriodStart, unreadBalance } from "../../provider/check";
+import { FLAG_NAMES } from "../period-flags";
 import { buildReport, type Report, type ReportInput } from "./model";
 
 /** ReportQuery names the project and the period of a report. */

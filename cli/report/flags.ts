@@ -3,55 +3,13 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { addDays, FLAG_NAMES, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
-import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
-import { isConfigError } from "../../provider/errors";
+import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { UsageError } from "../errors";
-
-type Opts = Record<string, string | boolean | undefined>;
+import { type Flags as Opts, wholeNumber } from "../options";
+import { FLAG_NAMES } from "../period-flags";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;
-
-/** The budget flags and the configuration field each sets. */
-const BUDGET_FLAGS = {
-  monthlyBudget: "--monthly-budget",
-  minBalance: "--min-balance",
-  minRunwayDays: "--min-runway-days",
-  spikeFactor: "--spike-factor",
-} as const;
-
-/**
- * budgetFromFlags reads --monthly-budget, --min-balance, --min-runway-days and --spike-factor into a
- * budget configuration; a value that is not a number, or that the rules refuse, is a UsageError naming
- * the flag.
- */
-export function budgetFromFlags(o: Opts): BudgetConfig {
-  const config: Record<string, number | string> = {};
-  if (typeof o["quantile"] === "string") config["quantile"] = o["quantile"];
-  for (const [key, flag] of Object.entries(BUDGET_FLAGS)) {
-    const v = o[key];
-    if (v === undefined) continue;
-    // decimal only: Number() would also read 0x10 as 16
-    const n = typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN;
-    if (!Number.isFinite(n))
-      throw new UsageError(`${flag}: "${String(v)}" is not a number; e.g. ${flag} 40000`);
-    config[key] = n;
-  }
-  try {
-    parseBudgetConfig(config);
-  } catch (e) {
-    if (isConfigError(e)) {
-      const flag =
-        e.field === "quantile"
-          ? "--quantile"
-          : (BUDGET_FLAGS[e.field as keyof typeof BUDGET_FLAGS] ?? e.field);
-      throw new UsageError(`${flag}: ${e.message.slice(e.field.length + 2)}`);
-    }
-    throw e;
-  }
-  return config as BudgetConfig;
-}
 
 /**
  * periodFromFlags reads --from and --to: --to defaults to today, --from to 59 days before --to (60
@@ -64,10 +22,7 @@ export function periodFromFlags(
 ): { from: string; to: string; maxPeriodDays?: number } {
   const given = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
   const maxRaw = given("maxPeriodDays");
-  const maxPeriodDays = maxRaw === undefined ? undefined : Number(maxRaw);
-  if (maxPeriodDays !== undefined && (!/^\d+$/.test(maxRaw ?? "") || maxPeriodDays < 1)) {
-    throw new UsageError(`--max-period-days: "${maxRaw}" is not a whole number of 1 or more`);
-  }
+  const maxPeriodDays = maxRaw === undefined ? undefined : wholeNumber(maxRaw, "--max-period-days");
   // a replay as of a day ends the day before it: nothing of that day or later is read
   const to = given("to") ?? (asOf ? addDays(asOf, -1) : isoDay(now));
   if (asOf && isoDay(parseBound(to, FLAG_NAMES.to, FLAG_NAMES.accepted).at) >= asOf) {

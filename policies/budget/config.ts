@@ -1,14 +1,35 @@
 /**
- * The pack's configuration: which projects, which product, what to do when billing is unreachable,
- * and the optional rate card. The policy SDK does not fill `configSchema` defaults (the CLI does),
- * so every default is applied here too.
+ * The pack's configuration: the config file's settings (one JSON Schema, built from the file's zod
+ * schema) plus what only the pack needs — what to do when billing is unreachable and the request
+ * timeout. The policy SDK does not fill `configSchema` defaults (the CLI does), so every default is
+ * applied in code too.
+ *
+ * Which project a policy checks, first found wins:
+ * 1. the policy's config, `projectId` or `projects` (set by whoever enforces the pack);
+ * 2. the stack tag `costgate:projectId` (`4242`, or `4242,1001`): one published pack serves every
+ *    stack of an organization, each stack naming its own project, without per-stack pack config;
+ * 3. `COSTGATE_PROJECT_ID` in the environment of the run.
+ * The pack config wins over the tag because a stack's owners can edit its tags: a tag must not steer
+ * a gate its administrator aimed at a project.
  */
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { ConfigError, type RateCard, rateCardJsonSchema } from "costgate/budget";
+import {
+  type BudgetConfig,
+  ConfigError,
+  costgateConfigJsonSchema,
+  parseCostgateConfig,
+  parseProjectId,
+  parseProjectIds,
+  type RateCard,
+  resolveProjects,
+} from "costgate/budget";
+
+/** STACK_TAG is the stack tag that names the project(s) of a stack. */
+export const STACK_TAG = "costgate:projectId";
 
 /** Settings every budget policy takes. */
 export interface CommonConfig {
-  /** The project to check. Default: `COSTGATE_PROJECT_ID` (a comma list for several). */
+  /** The project to check. Default: the stack tag `costgate:projectId`, then `COSTGATE_PROJECT_ID`. */
   projectId?: number;
   /**
    * Several projects, each with its own thresholds: `{ "4242": { "minBalance": 5000 } }`, or a list:
@@ -23,38 +44,83 @@ export interface CommonConfig {
   timeoutSeconds?: number;
   /** Prices of planned resources; see cost.ts. */
   rateCard?: RateCard;
+  /** The currency named after each message, e.g. EUR. */
+  currency?: string;
 }
 
 /** The defaults, applied in code. */
 export const COMMON_DEFAULTS = { onBillingError: "fail", timeoutSeconds: 20 } as const;
 
-/** commonProperties is the JSON schema of CommonConfig, for each policy's configSchema. */
-export function commonProperties(withRateCard = false): PolicyConfigSchema["properties"] {
-  const props: PolicyConfigSchema["properties"] = {
-    projectId: { type: "integer", minimum: 1, description: "The project id; default COSTGATE_PROJECT_ID." },
-    projects: {
-      type: ["object", "array"],
-      description:
-        'Several projects, each with its own thresholds: { "4242": { "minBalance": 5000 } }, or [4242, 1001], or [{ "projectId": 4242, "minBalance": 5000 }].',
-    },
-    product: {
-      type: ["string", "integer"],
-      enum: ["openstack", "object-storage", "vmware", "1", "2", "3", 1, 2, 3],
-      default: "openstack",
-    },
-    onBillingError: { type: "string", enum: ["fail", "advise"], default: COMMON_DEFAULTS.onBillingError },
-    timeoutSeconds: { type: "number", minimum: 1, maximum: 300, default: COMMON_DEFAULTS.timeoutSeconds },
-  };
-  if (withRateCard) {
-    // costgate's rate card schema (schema/rate-card.schema.json), without its $schema header
-    const { $schema: _, ...card } = rateCardJsonSchema();
-    props["rateCard"] = {
-      ...card,
-      description:
-        "Prices of planned resources, as costgate cost reads them: { currency, flavors: { <name or id>: <per hour> | { month } }, powerStates, volumeGbMonth, volumeTypes, floatingIpHour, floatingIpMonth, types: { <type>: { hour | month | property + perUnitMonth } } }.",
-    } as PolicyConfigSchema["properties"][string];
+type Properties = PolicyConfigSchema["properties"];
+
+/** The settings only the pack has. */
+const PACK_ONLY: Properties = {
+  onBillingError: {
+    type: "string",
+    enum: ["fail", "advise"],
+    default: COMMON_DEFAULTS.onBillingError,
+    description:
+      'When billing cannot be read: "fail" (the policy reports a violation) or "advise" (it stays quiet; billing-available warns).',
+  },
+  timeoutSeconds: {
+    type: "number",
+    minimum: 1,
+    maximum: 300,
+    default: COMMON_DEFAULTS.timeoutSeconds,
+    description: "Timeout of each billing request, in seconds.",
+  },
+};
+
+/** The file's settings that the pack says another way: `levels` is each policy's enforcementLevel. */
+const NOT_IN_PACK = new Set(["$schema", "levels"]);
+
+/** The settings every policy takes, whatever rule it runs. */
+const COMMON_SETTINGS = ["projectId", "projects", "product", "currency"];
+
+let fileProperties: Properties | undefined;
+
+/**
+ * packProperties is every setting of the config file (its JSON Schema in draft 7, the dialect Pulumi
+ * validates pack config with), but `$schema` and `levels`, plus the pack's own. `projects` also takes
+ * a list of bare ids (`[4242, "1001"]`), as the pack always has. Built once per process.
+ */
+export function packProperties(): Properties {
+  if (fileProperties) return fileProperties;
+  const file = costgateConfigJsonSchema("draft-7")["properties"] as Properties;
+  const out: Properties = {};
+  for (const [k, v] of Object.entries(file)) if (!NOT_IN_PACK.has(k)) out[k] = v;
+  const projects = out["projects"] as { anyOf?: unknown[]; description?: string };
+  out["projects"] = {
+    ...projects,
+    anyOf: [
+      ...(projects.anyOf ?? []),
+      {
+        type: "array",
+        minItems: 1,
+        items: { type: ["integer", "string"], pattern: "^\\s*[1-9][0-9]*\\s*$", minimum: 1 },
+      },
+    ],
+  } as Properties[string];
+  fileProperties = { ...out, ...PACK_ONLY };
+  return fileProperties;
+}
+
+/**
+ * policyConfigSchema is one policy's `configSchema`: the common settings, the pack's own, the rate card
+ * when the policy prices a change, and the settings its rule reads.
+ */
+export function policyConfigSchema(
+  settings: readonly (keyof BudgetConfig)[],
+  priced: boolean,
+): PolicyConfigSchema {
+  const all = packProperties();
+  const names = [...COMMON_SETTINGS, ...Object.keys(PACK_ONLY), ...(priced ? ["rateCard"] : []), ...settings];
+  const properties: Properties = {};
+  for (const k of names) {
+    const v = all[k];
+    if (v) properties[k] = v;
   }
-  return props;
+  return { properties };
 }
 
 /** A project to check and the thresholds that apply to it. */
@@ -64,44 +130,58 @@ export interface ProjectTarget {
   config: Record<string, unknown>;
 }
 
-/** projectTargets lists the projects a policy checks: `projects`, else `projectId`, else env. */
+/** Where the projects of a run may come from besides the policy's config. */
+export interface TargetSources {
+  /** The stack's tags (the SDK's `args.stackTags`); `costgate:projectId` names the project. */
+  stackTags?: ReadonlyMap<string, string> | undefined;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The pack's settings that are not the config file's: taken off before the file's schema reads the rest. */
+const PACK_KEYS = ["onBillingError", "timeoutSeconds", "enforcementLevel"];
+
+/**
+ * asFileConfig is a policy's config as the config file would say it: without the pack's own settings,
+ * and with a list of bare ids (`[4242, "1001"]`, which the pack has always taken) as a list of projects.
+ */
+function asFileConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!PACK_KEYS.includes(k)) out[k] = v;
+  const projects = out["projects"];
+  if (Array.isArray(projects)) {
+    out["projects"] = projects.map((p, i) =>
+      p !== null && typeof p === "object" ? p : { projectId: parseProjectId(p, `projects[${i}]`) },
+    );
+  }
+  return out;
+}
+
+/**
+ * projectTargets lists the projects a policy checks, each with its thresholds, by costgate's one
+ * resolver of targets (the one `costgate check` uses, so the pack and the config file take the same
+ * forms: `projects` as a list or as a map keyed by project id): the policy config's `projects` or
+ * `projectId`, else the stack tag `costgate:projectId`, else `COSTGATE_PROJECT_ID` (see the top of
+ * this file for why in that order). The config is validated by the config file's schema; a bad field
+ * is a `ConfigError` naming it (`policy config: projects[0].minBalance: must be 0 or more; got -5`).
+ */
 export function projectTargets(
   config: Record<string, unknown>,
-  env: NodeJS.ProcessEnv = process.env,
+  { stackTags, env = process.env }: TargetSources = {},
 ): ProjectTarget[] {
-  const { projects, projectId, ...base } = config as CommonConfig & Record<string, unknown>;
-  const parse = (v: unknown, field: string): number => {
-    const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) {
-      throw new ConfigError(
-        field,
-        `${JSON.stringify(v)} is not a project id; give a positive integer, e.g. 4242`,
-      );
-    }
-    return n;
-  };
-  if (Array.isArray(projects) && projects.length > 0) {
-    // [4242, 1001] or [{ projectId: 4242, minBalance: 5000 }, ...]
-    return projects.map((p: unknown, i: number) => {
-      if (p && typeof p === "object") {
-        const { projectId: id, ...overrides } = p as Record<string, unknown>;
-        return { projectId: parse(id, `projects.${i}.projectId`), config: { ...base, ...overrides } };
-      }
-      return { projectId: parse(p, `projects.${i}`), config: base };
-    });
+  const file = parseCostgateConfig(asFileConfig(config), "policy config");
+  const tag = stackTags?.get(STACK_TAG);
+  const named = file.projects !== undefined || file.projectId !== undefined;
+  const projectIds =
+    !named && tag !== undefined && tag.trim() !== ""
+      ? parseProjectIds(tag, `the stack tag ${STACK_TAG}`)
+      : undefined;
+  const { targets } = resolveProjects({ file, env, ...(projectIds ? { projectIds } : {}) });
+  if (targets.length === 0) {
+    throw new ConfigError(
+      "projectId",
+      `missing; name the project in the policy config (projectId, or projects for several), tag the stack ${STACK_TAG}, or set COSTGATE_PROJECT_ID`,
+    );
   }
-  if (projects && typeof projects === "object" && Object.keys(projects).length > 0) {
-    return Object.entries(projects).map(([id, overrides]) => ({
-      projectId: parse(id, `projects.${id}`),
-      config: { ...base, ...((overrides as Record<string, unknown> | null) ?? {}) },
-    }));
-  }
-  if (projectId !== undefined) return [{ projectId: parse(projectId, "projectId"), config: base }];
-  const fromEnv = env["COSTGATE_PROJECT_ID"];
-  if (fromEnv)
-    return fromEnv.split(",").map((id) => ({ projectId: parse(id, "COSTGATE_PROJECT_ID"), config: base }));
-  throw new ConfigError(
-    "projectId",
-    "missing; name the project in the policy config (projectId, or projects for several) or set COSTGATE_PROJECT_ID",
-  );
+  const shared = file.currency === undefined ? {} : { currency: file.currency };
+  return targets.map((t) => ({ projectId: t.projectId, config: { ...t.config, ...shared } }));
 }

@@ -1,6 +1,6 @@
 /**
- * Billing data for the pack: one fetch per project and product per run, with a timeout, shared by
- * every policy. Policies cannot see data sources or read resources (PULUMI-NOTES.md), so the pack
+ * Billing data for the pack: one fetch per project and product per run (one AnalyzeStack call), with
+ * a timeout, shared by every policy. Policies cannot see data sources or read resources (PULUMI-NOTES.md), so the pack
  * reads billing itself, with `COSTGATE_BILLING_URL` and `COSTGATE_BILLING_TOKEN` from the environment.
  */
 import type { ProjectBalance, ProjectConsumption } from "costgate/billing";
@@ -12,21 +12,21 @@ export type ProjectData =
   | { ok: true; balance: ProjectBalance; consumption: ProjectConsumption; now: Date }
   | { ok: false; error: string };
 
-interface Entry {
-  promise: Promise<ProjectData>;
-  settledAt?: number;
-}
+/**
+ * The reads of the current run. The SDK runs a pack's stack policies one after the other, in the
+ * pack's order, within one AnalyzeStack call; a policy that comes at or before the last one that ran
+ * therefore starts a new run ({@link policyStarts}), and the reads of the last run are forgotten.
+ */
+const runs = new Map<string, Promise<ProjectData>>();
+let lastPolicy = -1;
 
 /**
- * How long a read serves later policies. A preview runs every policy within one AnalyzeStack call,
- * well inside this; a process that analyzes again later (a long-lived analyzer, a test) reads anew.
+ * policyStarts tells the cache that the policy at `order` in the pack starts validating: a new run
+ * begins when it does not come after the last one.
  */
-const REUSE_MS = 10_000;
-
-const runs = new Map<string, Entry>();
-
-function fresh(e: Entry): boolean {
-  return e.settledAt === undefined || Date.now() - e.settledAt < REUSE_MS;
+export function policyStarts(order: number): void {
+  if (order <= lastPolicy) runs.clear();
+  lastPolicy = order;
 }
 
 /** projectData fetches once per run; errors become a ProjectData the policies report. */
@@ -37,37 +37,31 @@ export function projectData(
 ): Promise<ProjectData> {
   const key = `${projectId}:${product}`;
   const cached = runs.get(key);
-  if (cached && fresh(cached)) return cached.promise;
+  if (cached) return cached;
   const now = new Date();
-  const entry: Entry = {
-    promise: (async (): Promise<ProjectData> => {
-      try {
-        const s = resolveBillingSettings({
-          timeouts: { totalMs: timeoutSeconds * 1000, headersMs: timeoutSeconds * 1000 },
-        });
-        const data = await fetchProjectData(
-          { baseUrl: s.baseUrl, token: s.token, transport: s.transport },
-          { projectId, product, now, config: { spikeWindowDays: 30, trailingDays: 30 } },
-        );
-        return { ok: true, ...data, now };
-      } catch (e) {
-        return { ok: false, error: e instanceof Error ? e.message : String(e) };
-      }
-    })(),
-  };
-  void entry.promise.then(() => {
-    entry.settledAt = Date.now();
-  });
-  runs.set(key, entry);
-  return entry.promise;
+  const read = (async (): Promise<ProjectData> => {
+    try {
+      const s = resolveBillingSettings({
+        timeouts: { totalMs: timeoutSeconds * 1000, headersMs: timeoutSeconds * 1000 },
+      });
+      const data = await fetchProjectData(
+        { baseUrl: s.baseUrl, token: s.token, transport: s.transport },
+        { projectId, product, now, config: { spikeWindowDays: 30, trailingDays: 30 } },
+      );
+      return { ok: true, ...data, now };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  })();
+  runs.set(key, read);
+  return read;
 }
 
 /** failures lists the projects whose billing could not be read in this run. */
 export async function failures(): Promise<{ key: string; error: string }[]> {
   const out: { key: string; error: string }[] = [];
-  for (const [key, e] of runs) {
-    if (!fresh(e)) continue;
-    const d = await e.promise;
+  for (const [key, read] of runs) {
+    const d = await read;
     if (!d.ok) out.push({ key, error: d.error });
   }
   return out;
@@ -76,4 +70,5 @@ export async function failures(): Promise<{ key: string; error: string }[]> {
 /** @internal forgets fetched data (tests run several "runs" in one process). */
 export function resetRun(): void {
   runs.clear();
+  lastPolicy = -1;
 }

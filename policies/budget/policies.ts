@@ -1,41 +1,52 @@
 /**
- * The budget policies: one stack policy per rule of provider/budget, plus billing-available.
+ * The budget policies: one stack policy per rule of provider/budget, built from the rule (name,
+ * sentence, default level, severity, remediation, the settings it reads), plus billing-available.
  * Each fetches billing data once per project per run and reports whole sentences with figures.
  */
-import type {
-  PolicyConfigSchema,
-  ReportViolation,
-  StackValidationArgs,
-  StackValidationPolicy,
-} from "@pulumi/policy";
+import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import {
   type BudgetConfig,
+  type BudgetRule,
+  budgetRules,
   cleanText,
+  dailySpikeRule,
   evaluateData,
   type Finding,
   formatMoney,
   isConfigError,
+  minBalanceRule,
+  minRunwayDaysRule,
+  monthlyBudgetRule,
   parseRateCard,
-  RULE_SETTINGS,
   type RuleName,
 } from "costgate/budget";
 import {
   COMMON_DEFAULTS,
   type CommonConfig,
-  commonProperties,
   type ProjectTarget,
+  policyConfigSchema,
   projectTargets,
+  STACK_TAG,
 } from "./config";
 import { type ChangeCost, priceChange } from "./cost";
-import { failures, projectData } from "./data";
+import { failures, policyStarts, projectData } from "./data";
 
-const RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
-
-function budgetConfigFor(rule: RuleName, config: Record<string, unknown>, extraDailyCost = 0): BudgetConfig {
+/**
+ * budgetConfigFor is the configuration one rule's policy evaluates: the settings the rule reads, this
+ * rule mandatory and the others off, and the priced change's daily cost added to `extraDailyCost`.
+ */
+function budgetConfigFor(
+  rule: BudgetRule,
+  config: Record<string, unknown>,
+  changeDailyCost = 0,
+): BudgetConfig {
   const out: Record<string, unknown> = {};
-  for (const k of RULE_SETTINGS[rule]) if (config[k] !== undefined) out[k] = config[k];
-  const levels = Object.fromEntries(RULES.map((r) => [r, r === rule ? "mandatory" : "disabled"]));
-  return { ...out, levels, extraDailyCost } as BudgetConfig;
+  for (const k of rule.settings) if (config[k] !== undefined) out[k] = config[k];
+  const levels = Object.fromEntries(budgetRules.map((r) => [r.name, r === rule ? "mandatory" : "disabled"]));
+  const own = typeof out["extraDailyCost"] === "number" ? (out["extraDailyCost"] as number) : 0;
+  const extraDailyCost =
+    changeDailyCost === 0 ? out["extraDailyCost"] : Math.round((own + changeDailyCost) * 100) / 100;
+  return { ...out, levels, ...(extraDailyCost === undefined ? {} : { extraDailyCost }) } as BudgetConfig;
 }
 
 function describeChange(cost: ChangeCost): string {
@@ -51,14 +62,6 @@ function findingOf(evaluation: { findings: Finding[] }, rule: RuleName): Finding
   return evaluation.findings.find((f) => f.rule === rule);
 }
 
-/** The threshold that turns a rule on; daily-spike runs on its default factor once a project is named. */
-const THRESHOLD: Record<RuleName, keyof BudgetConfig | undefined> = {
-  "min-balance": "minBalance",
-  "monthly-budget": "monthlyBudget",
-  "min-runway-days": "minRunwayDays",
-  "daily-spike": undefined,
-};
-
 /** How the pack is told what to check, for messages. */
 const HOW =
   "in the policy pack config (pulumi preview --policy-pack-config FILE; `costgate policy-config` writes one)";
@@ -68,17 +71,21 @@ const HOW =
  * "disabled") with no project named anywhere reports it: a gate with nothing configured is not green.
  */
 function targetsOrNone(
-  _args: StackValidationArgs,
+  args: StackValidationArgs,
   config: Record<string, unknown>,
   report: ReportViolation,
   threshold?: keyof BudgetConfig,
 ): ProjectTarget[] {
   try {
-    return projectTargets(config);
+    return projectTargets(config, { stackTags: args.stackTags });
   } catch (e) {
     if (!isConfigError(e)) throw e;
+    if (e.field !== "projectId") {
+      report(`The policy config is not valid: ${e.message}. Fix it ${HOW}.`);
+      return [];
+    }
     report(
-      `The policy is not configured: ${e.message}. Name the project (projectId, projects or COSTGATE_PROJECT_ID)${threshold ? ` and set ${threshold}` : ""} ${HOW}, or set this policy's enforcementLevel to "disabled".`,
+      `The policy is not configured: ${e.message}. Name the project (projectId, projects, the stack tag ${STACK_TAG} or COSTGATE_PROJECT_ID)${threshold ? ` and set ${threshold}` : ""} ${HOW}, or set this policy's enforcementLevel to "disabled".`,
     );
     return [];
   }
@@ -88,8 +95,12 @@ function targetsOrNone(
  * unconfigured reports a project whose threshold for `rule` is not set: the policy runs, so it was
  * meant to check something. Returns true when it reported.
  */
-function unconfigured(rule: RuleName, target: ProjectTarget, report: ReportViolation): boolean {
-  const threshold = THRESHOLD[rule];
+function unconfigured(
+  rule: RuleName,
+  threshold: keyof BudgetConfig | undefined,
+  target: ProjectTarget,
+  report: ReportViolation,
+): boolean {
   if (!threshold || target.config[threshold] !== undefined) return false;
   report(
     `The ${rule} policy is not configured for project ${target.projectId}: set ${threshold} ${HOW}, or set this policy's enforcementLevel to "disabled". A budget gate without a threshold would let every deployment through.`,
@@ -117,9 +128,18 @@ function cleanReport(report: ReportViolation): ReportViolation {
   return (message, urn) => report(cleanText(message, { maxLength: DIAGNOSTIC_MAX }), urn);
 }
 
-/** validateRule is the validateStack of one rule's policy. */
-function validateRule(rule: RuleName, priced: boolean) {
+/**
+ * inCurrency ends a message with the currency its amounts are in, when the config names one (the
+ * billing API does not say).
+ */
+function inCurrency(message: string, currency: unknown): string {
+  return typeof currency === "string" && currency !== "" ? `${message} Amounts are in ${currency}.` : message;
+}
+
+/** validateRule is the validateStack of one rule's policy; `order` is its place in the pack. */
+function validateRule(rule: BudgetRule, priced: boolean, order: number) {
   return async (args: StackValidationArgs, dirty: ReportViolation): Promise<void> => {
+    policyStarts(order);
     const report = cleanReport(dirty);
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
     const { product, onError, timeout } = withDefaults(config);
@@ -130,12 +150,12 @@ function validateRule(rule: RuleName, priced: boolean) {
         : undefined;
     } catch (e) {
       if (!isConfigError(e)) throw e;
-      report(`The ${rule} policy's rate card is not valid: ${e.message}. Fix it in the policy config.`);
+      report(`The ${rule.name} policy's rate card is not valid: ${e.message}. Fix it in the policy config.`);
       return;
     }
-    const targets = targetsOrNone(args, config, report, THRESHOLD[rule]);
+    const targets = targetsOrNone(args, config, report, rule.threshold);
     for (const target of targets) {
-      if (unconfigured(rule, target, report)) continue;
+      if (unconfigured(rule.name, rule.threshold, target, report)) continue;
       const data = await projectData(target.projectId, product, timeout);
       if (!data.ok) {
         if (onError === "fail") {
@@ -151,7 +171,7 @@ function validateRule(rule: RuleName, priced: boolean) {
         extra !== 0
           ? evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config, extra))
           : before;
-      const finding = findingOf(after, rule);
+      const finding = findingOf(after, rule.name);
       if (finding?.status === "not-judged") {
         // configured but not judged (too little data): not a silent pass
         report(
@@ -162,112 +182,43 @@ function validateRule(rule: RuleName, priced: boolean) {
       if (finding?.status !== "fail") continue;
       let message = finding.message;
       if (cost && (extra !== 0 || cost.unpriced.length)) {
-        const was = findingOf(before, rule);
+        const was = findingOf(before, rule.name);
         message += ` ${describeChange(cost)} Before it: ${was?.message ?? "not judged"}`;
       }
-      report(message);
+      report(inCurrency(message, target.config["currency"]));
     }
   };
 }
 
-/** The trailing average's length, read by monthly-budget and min-runway-days. */
-const TRAILING_DAYS = {
-  type: "integer",
-  minimum: 1,
-  maximum: 366,
-  default: 7,
-  description: "Days of the trailing average.",
-} as const;
-
-const RULE_SCHEMA: Record<RuleName, PolicyConfigSchema["properties"]> = {
-  "min-balance": {
-    minBalance: { type: "number", minimum: 0, description: "The lowest balance allowed." },
-    includeBonuses: { type: "boolean", default: false, description: "Count bonuses towards the balance." },
-  },
-  "monthly-budget": {
-    monthlyBudget: {
-      type: "number",
-      minimum: 0,
-      description: "Month-to-date spend plus forecast must fit this.",
-    },
-    forecast: {
-      type: "boolean",
-      default: true,
-      description: "Check the forecast to month end, not only the actual.",
-    },
-    trailingDays: TRAILING_DAYS,
-  },
-  "min-runway-days": {
-    minRunwayDays: {
-      type: "number",
-      minimum: 0,
-      description: "Days the balance must last at the trailing average.",
-    },
-    includeBonuses: { type: "boolean", default: false, description: "Count bonuses towards the balance." },
-    trailingDays: TRAILING_DAYS,
-  },
-  "daily-spike": {
-    spikeFactor: {
-      type: "number",
-      minimum: 1,
-      default: 2,
-      description: "Flag yesterday above the median times this.",
-    },
-    spikeWindowDays: {
-      type: "integer",
-      minimum: 3,
-      maximum: 366,
-      default: 14,
-      description: "Days of the median.",
-    },
-  },
-};
-
-function schema(rule: RuleName, priced: boolean): PolicyConfigSchema {
-  return { properties: { ...commonProperties(priced), ...RULE_SCHEMA[rule] } };
+/**
+ * rulePolicy builds a rule's policy from the rule itself: its name, sentence, default level, severity
+ * and remediation (provider/budget/rule-info.ts), and a config schema of the settings it reads. A rule
+ * that takes an extra daily cost (monthly-budget, min-runway-days) also prices the change.
+ */
+function rulePolicy(rule: BudgetRule): StackValidationPolicy {
+  const priced = rule.settings.includes("extraDailyCost");
+  return {
+    name: rule.name,
+    description: rule.description,
+    enforcementLevel: rule.defaultLevel,
+    severity: rule.severity,
+    remediationSteps: `${rule.remediationSteps} Thresholds live in the policy config (costgate policy-config writes it from costgate.yaml).`,
+    configSchema: policyConfigSchema(rule.settings, priced),
+    validateStack: validateRule(rule, priced, budgetRules.indexOf(rule)),
+  };
 }
 
-/** minBalance: the project's balance stays at or above a floor. */
-export const minBalance: StackValidationPolicy = {
-  name: "min-balance",
-  description: "Requires each configured project's balance to stay at or above a floor.",
-  enforcementLevel: "mandatory",
-  remediationSteps: "Top up the project's balance in the console, or lower minBalance in the policy config.",
-  configSchema: schema("min-balance", false),
-  validateStack: validateRule("min-balance", false),
-};
+/** minBalance is the min-balance rule's policy: the project's balance stays at or above a floor. */
+export const minBalance: StackValidationPolicy = rulePolicy(minBalanceRule);
 
-/** monthlyBudget: month-to-date spend plus the forecast to month end fits the monthly budget. */
-export const monthlyBudget: StackValidationPolicy = {
-  name: "monthly-budget",
-  description: "Requires month-to-date spend plus the forecast to month end to fit the monthly budget.",
-  enforcementLevel: "mandatory",
-  remediationSteps:
-    "Remove or shrink resources to lower the daily spend, or raise monthlyBudget in the policy config after approval.",
-  configSchema: schema("monthly-budget", true),
-  validateStack: validateRule("monthly-budget", true),
-};
+/** monthlyBudget is the monthly-budget rule's policy: the month's spend, forecast to its end, fits the budget. */
+export const monthlyBudget: StackValidationPolicy = rulePolicy(monthlyBudgetRule);
 
-/** minRunwayDays: the balance lasts at least this many days at the trailing daily average. */
-export const minRunwayDays: StackValidationPolicy = {
-  name: "min-runway-days",
-  description: "Requires the project's balance to last a minimum number of days at the trailing daily spend.",
-  enforcementLevel: "mandatory",
-  remediationSteps: "Top up the project's balance, or lower the daily spend before deploying more resources.",
-  configSchema: schema("min-runway-days", true),
-  validateStack: validateRule("min-runway-days", true),
-};
+/** minRunwayDays is the min-runway-days rule's policy: the balance lasts a minimum of days at the forecast spend. */
+export const minRunwayDays: StackValidationPolicy = rulePolicy(minRunwayDaysRule);
 
-/** dailySpike: the last full day's spend is not far above the trailing median. */
-export const dailySpike: StackValidationPolicy = {
-  name: "daily-spike",
-  description: "Warns when the last full day's spend is far above the trailing median.",
-  enforcementLevel: "advisory",
-  remediationSteps:
-    "Look for resources started by mistake on that day in the project's usage report (costgate usage).",
-  configSchema: schema("daily-spike", false),
-  validateStack: validateRule("daily-spike", false),
-};
+/** dailySpike is the daily-spike rule's policy: the last full day's spend is not far above the median. */
+export const dailySpike: StackValidationPolicy = rulePolicy(dailySpikeRule);
 
 /** billingAvailable: says when billing data could not be read, whatever the other policies do about it. */
 export const billingAvailable: StackValidationPolicy = {
@@ -275,17 +226,19 @@ export const billingAvailable: StackValidationPolicy = {
   description:
     "Warns when the billing endpoint cannot be read, so the budget policies could not check the project.",
   enforcementLevel: "advisory",
+  severity: "medium",
   remediationSteps:
     "Check COSTGATE_BILLING_URL and COSTGATE_BILLING_TOKEN (a console access token, sent as X-User-Token) in the CI environment.",
-  configSchema: { properties: commonProperties(false) },
+  configSchema: policyConfigSchema([], false),
   validateStack: async (args, dirty) => {
+    policyStarts(budgetRules.length);
     const report = cleanReport(dirty);
     // Runs last: the projects the other policies read are known, and so are their failures.
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
     const { product, timeout } = withDefaults(config);
     let own: ProjectTarget[] = [];
     try {
-      own = projectTargets(config);
+      own = projectTargets(config, { stackTags: args.stackTags });
     } catch (e) {
       if (!isConfigError(e)) throw e;
     }
@@ -300,7 +253,7 @@ export const billingAvailable: StackValidationPolicy = {
   },
 };
 
-/** budgetPolicies lists the pack's policies, in the order they run. */
+/** budgetPolicies lists the pack's policies, in the order they run: one per rule, then billing-available. */
 export const budgetPolicies: StackValidationPolicy[] = [
   minBalance,
   monthlyBudget,
@@ -308,3 +261,5 @@ export const budgetPolicies: StackValidationPolicy[] = [
   dailySpike,
   billingAvailable,
 ];
+if (budgetPolicies.length !== budgetRules.length + 1)
+  throw new Error("costgate: the pack lists a policy per budget rule; a rule was added without its policy");

@@ -28,9 +28,12 @@ import {
 import { AMOUNT_BOUNDS, quoteWire, readAmount } from "./money";
 import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from "./periods";
 import { type ProductId, parseProduct, productName } from "./products";
+import { parseProjectId } from "./project-id";
 import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
 
 /** Where the billing endpoint is and the console access token for it (docs/API.md#console-access-tokens). */
+export { parseProjectId } from "./project-id";
+
 export interface BillingEndpoint {
   /** The console/billing base address; costgate adds `/bill/graphql`. */
   baseUrl: string;
@@ -67,30 +70,6 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
   const path = u.pathname.replace(/\/+$/, "").replace(/\/bill\/graphql$/, "");
   u.pathname = `${path}/bill/graphql`;
   return u.toString();
-}
-
-/**
- * parseProjectId accepts the project id (`externalSubscriptionId`, docs/API.md#billing-parameters): a positive integer,
- * as a number or a string of digits.
- */
-export function parseProjectId(value: unknown, field = "projectId"): number {
-  const hint =
-    "give the project id from the project card in the cloud servers section: a positive integer, e.g. 4242";
-  // shown as given: a number too large to be exact would otherwise be echoed rounded (1e20)
-  const given = value;
-  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) value = Number(value);
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    const shown =
-      given === undefined
-        ? "missing"
-        : typeof given === "string" && /^\s*\d+\s*$/.test(given) && value !== 0
-          ? `"${given.trim()}" is too large for a project id`
-          : typeof given === "number" && Math.abs(given) > Number.MAX_SAFE_INTEGER
-            ? `${given} is too large for a project id (past 2^53, a number is no longer exact)`
-            : `${JSON.stringify(given)} is not a project id (it must be 1 or more)`;
-    throw new ConfigError(field, `${shown}; ${hint}`);
-  }
-  return value;
 }
 
 function checkEndpoint(ep: BillingEndpoint): string {

@@ -33,15 +33,6 @@ const LIBRARY_NAMES: PeriodNames = {
   maxPeriodDays: "maxPeriodDays",
   accepted: ACCEPTED,
 };
-/** The names of the command line's flags. */
-export const FLAG_NAMES: PeriodNames = {
-  from: "--from",
-  to: "--to",
-  maxPeriodDays: "--max-period-days",
-  accepted: ACCEPTED_ON_COMMAND_LINE,
-  maxRequests: "--max-requests",
-  windowDays: "--window-days",
-};
 
 /** A period bound: an instant, and whether it was given as a whole day. */
 export interface Bound {

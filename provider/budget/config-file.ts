@@ -14,11 +14,11 @@ import {
   type BudgetConfig,
   budgetConfigSchema,
   configuredGates,
-  RULE_SETTINGS,
-  THRESHOLD_OF,
+  describedProperties,
   zodToConfigError,
 } from "./config";
-import type { Level, RuleName } from "./types";
+import { RULE_INFO } from "./rule-info";
+import { budgetPart, mergeBudget, resolveProjects, type Target } from "./targets";
 
 /** One project of the file: its id and the thresholds that differ from the file's. */
 export interface ProjectEntry extends BudgetConfig {
@@ -108,15 +108,42 @@ export function costgateConfigSchema(form: "list" | "file" = "list") {
 
 type _SameFile = Assert<Exact<keyof CostgateConfig, keyof z.input<ReturnType<typeof costgateConfigSchema>>>>;
 
+/** What each field of the file that is not a threshold does, for the JSON Schemas' descriptions. */
+const FILE_WORDS: Record<string, string> = {
+  projectId: "One project to check (default COSTGATE_PROJECT_ID).",
+  projects:
+    'Several projects, each with its own thresholds: a list, [{ projectId: 4242, monthlyBudget: 45000 }], or a map keyed by project id, { "4242": { monthlyBudget: 45000 } }.',
+  product: "openstack (1), object-storage (2) or vmware (3); default COSTGATE_PRODUCT, then openstack.",
+  rateCard:
+    "Prices of planned resources, for costgate cost and the policy pack (schema/rate-card.schema.json).",
+  currency: "The currency named beside amounts, e.g. EUR; the billing API does not say.",
+};
+
 /**
  * costgateConfigJsonSchema is the file's JSON Schema (draft 2020-12), as shipped in
- * `schema/costgate-config.schema.json`.
+ * `schema/costgate-config.schema.json`. `target: "draft-7"` gives the same schema in draft 7, the
+ * dialect Pulumi validates a policy pack's `configSchema` with (the pack's schema is built from it).
  */
-export function costgateConfigJsonSchema(): Record<string, unknown> {
+export function costgateConfigJsonSchema(
+  target: "draft-2020-12" | "draft-7" = "draft-2020-12",
+): Record<string, unknown> {
   const schema = z.toJSONSchema(costgateConfigSchema("file"), {
     io: "input",
     unrepresentable: "any",
-  }) as Record<string, unknown>;
+    target,
+  }) as Record<string, unknown> & { properties?: Record<string, unknown> };
+  const properties = describedProperties(schema.properties ?? {});
+  for (const [k, words] of Object.entries(FILE_WORDS)) {
+    const v = properties[k];
+    if (v && typeof v === "object") properties[k] = { description: words, ...v };
+  }
+  const projects = properties["projects"] as {
+    anyOf?: { items?: { properties?: Record<string, unknown> } }[];
+  };
+  for (const form of projects?.anyOf ?? []) {
+    if (form.items?.properties) form.items.properties = describedProperties(form.items.properties);
+  }
+  if (target === "draft-7") return { ...schema, properties };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://github.com/costgate/costgate/blob/main/schema/costgate-config.schema.json",
@@ -124,6 +151,7 @@ export function costgateConfigJsonSchema(): Record<string, unknown> {
     description:
       "Projects, product, budget thresholds and rate card for costgate check, costgate report and the costgate policy pack.",
     ...schema,
+    properties,
   };
 }
 
@@ -294,54 +322,21 @@ export function readCostgateConfig(path: string, limit?: DataFileLimit): Costgat
 }
 
 /** A project to check, with the thresholds that apply to it. */
-export interface ConfiguredProject {
-  projectId: number;
-  config: BudgetConfig;
-}
+export type ConfiguredProject = Target;
 
-const BUDGET_KEYS = Object.keys(budgetConfigSchema().shape) as (keyof BudgetConfig)[];
-
-/** budgetPart is the thresholds of a file or of one of its projects. */
-export function budgetPart(o: Partial<CostgateConfig> | ProjectEntry): BudgetConfig {
-  const out: Record<string, unknown> = {};
-  for (const k of BUDGET_KEYS) if (o[k] !== undefined) out[k] = o[k];
-  return out as BudgetConfig;
-}
-
-/** mergeBudget lays `over` on `base`; levels merge rule by rule. */
-export function mergeBudget(base: BudgetConfig, over: BudgetConfig): BudgetConfig {
-  const levels: Partial<Record<RuleName, Level>> = { ...base.levels, ...over.levels };
-  const out: BudgetConfig = { ...base, ...over };
-  if (Object.keys(levels).length > 0) out.levels = levels;
-  else delete out.levels;
-  return out;
-}
+export { budgetPart, mergeBudget };
 
 /**
  * projectsOf lists the projects of a configuration with their thresholds: `projects`, else
  * `projectId`, else `COSTGATE_PROJECT_ID` (a comma list). Empty when none is named anywhere.
+ * The same answer as `resolveTargets` (./targets.ts) without explicit projects.
  */
 export function projectsOf(c: CostgateConfig, env: NodeJS.ProcessEnv = process.env): ConfiguredProject[] {
-  const base = budgetPart(c);
-  if (c.projects)
-    return c.projects.map((p) => ({ projectId: p.projectId, config: mergeBudget(base, budgetPart(p)) }));
-  if (c.projectId !== undefined) return [{ projectId: c.projectId, config: base }];
-  const fromEnv = env["COSTGATE_PROJECT_ID"];
-  if (!fromEnv) return [];
-  return fromEnv.split(",").map((raw) => {
-    const id = Number(raw.trim());
-    if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(id) || id < 1) {
-      throw new ConfigError(
-        "COSTGATE_PROJECT_ID",
-        `"${raw}" is not a project id (a whole number, 1 or more)`,
-      );
-    }
-    return { projectId: id, config: base };
-  });
+  return resolveProjects({ file: c, env }).targets;
 }
 
 /** The policies of the pack that take thresholds, and the ones that only need a project. */
-const PACK_RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
+const PACK_RULES = Object.values(RULE_INFO);
 
 /**
  * policyPackConfig turns a configuration into the `--policy-pack-config` file Pulumi reads: each
@@ -350,10 +345,7 @@ const PACK_RULES: RuleName[] = ["min-balance", "monthly-budget", "min-runway-day
  * ask for it. A file that sets no threshold at all is refused: that pack would gate nothing.
  */
 export function policyPackConfig(c: CostgateConfig): Record<string, Record<string, unknown>> {
-  const perProject = c.projects?.map((p) => ({
-    projectId: p.projectId,
-    config: mergeBudget(budgetPart(c), budgetPart(p)),
-  }));
+  const perProject = c.projects ? resolveProjects({ file: c, env: {} }).targets : undefined;
   const all = perProject ?? [{ projectId: c.projectId, config: budgetPart(c) }];
   if (all.every((p) => configuredGates(p.config).length === 0)) {
     throw new ConfigError(
@@ -362,8 +354,9 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
     );
   }
   const out: Record<string, Record<string, unknown>> = {};
-  for (const rule of PACK_RULES) {
-    const threshold = rule === "daily-spike" ? undefined : THRESHOLD_OF[rule];
+  for (const info of PACK_RULES) {
+    const { name: rule, defaultLevel } = info;
+    const threshold: keyof BudgetConfig | undefined = "threshold" in info ? info.threshold : undefined;
     const level = (p: { config: BudgetConfig }) => p.config.levels?.[rule];
     const wanted = all.filter(
       (p) => level(p) !== "disabled" && (threshold === undefined || p.config[threshold] !== undefined),
@@ -373,14 +366,15 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
       continue;
     }
     const entry: Record<string, unknown> = {
-      enforcementLevel: level(wanted[0]!) ?? (rule === "daily-spike" ? "advisory" : "mandatory"),
+      enforcementLevel: level(wanted[0]!) ?? defaultLevel,
     };
     if (c.product !== undefined) entry["product"] = c.product;
-    if (c.rateCard && (rule === "monthly-budget" || rule === "min-runway-days"))
+    // the rules a priced change moves: those that take an extra daily cost
+    if (c.rateCard && (info.settings as readonly string[]).includes("extraDailyCost"))
       entry["rateCard"] = c.rateCard;
     const fields = (cfg: BudgetConfig) => {
       const f: Record<string, unknown> = {};
-      for (const k of RULE_SETTINGS[rule]) if (cfg[k] !== undefined) f[k] = cfg[k];
+      for (const k of info.settings) if (cfg[k] !== undefined) f[k] = cfg[k];
       return f;
     };
     if (perProject) {

@@ -8,38 +8,28 @@ import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { perProcess } from "../once";
+import { RULE_INFO } from "./rule-info";
 import type { Level, RuleName } from "./types";
 
 /** RULE_NAMES lists the budget rules in the order `evaluate` runs them. */
-export const RULE_NAMES = [
-  "min-balance",
-  "monthly-budget",
-  "min-runway-days",
-  "daily-spike",
-] as const satisfies readonly RuleName[];
+export const RULE_NAMES: readonly RuleName[] = Object.keys(RULE_INFO) as RuleName[];
 
-/** DEFAULT_LEVELS is each rule's level when the configuration does not name one. */
-export const DEFAULT_LEVELS: Readonly<Record<RuleName, Level>> = {
-  "min-balance": "mandatory",
-  "monthly-budget": "mandatory",
-  "min-runway-days": "mandatory",
-  "daily-spike": "advisory",
-};
+/** DEFAULT_LEVELS is each rule's level when the configuration does not name one (its `defaultLevel`). */
+export const DEFAULT_LEVELS: Readonly<Record<RuleName, Level>> = Object.fromEntries(
+  RULE_NAMES.map((r) => [r, RULE_INFO[r].defaultLevel]),
+) as Record<RuleName, Level>;
 
 /** THRESHOLD_OF names the setting that turns each threshold rule on; daily-spike runs on its default factor. */
 export const THRESHOLD_OF = {
-  "min-balance": "minBalance",
-  "monthly-budget": "monthlyBudget",
-  "min-runway-days": "minRunwayDays",
+  "min-balance": RULE_INFO["min-balance"].threshold,
+  "monthly-budget": RULE_INFO["monthly-budget"].threshold,
+  "min-runway-days": RULE_INFO["min-runway-days"].threshold,
 } as const satisfies Partial<Record<RuleName, keyof BudgetConfig>>;
 
 /** RULE_SETTINGS lists the settings each rule reads (the policy pack gives each policy these). */
-export const RULE_SETTINGS: Readonly<Record<RuleName, readonly (keyof BudgetConfig)[]>> = {
-  "min-balance": ["minBalance", "includeBonuses"],
-  "monthly-budget": ["monthlyBudget", "forecast", "trailingDays", "quantile", "forecastMethod"],
-  "min-runway-days": ["minRunwayDays", "includeBonuses", "trailingDays", "quantile", "forecastMethod"],
-  "daily-spike": ["spikeFactor", "spikeWindowDays"],
-};
+export const RULE_SETTINGS: Readonly<Record<RuleName, readonly (keyof BudgetConfig)[]>> = Object.fromEntries(
+  RULE_NAMES.map((r) => [r, RULE_INFO[r].settings]),
+) as unknown as Record<RuleName, readonly (keyof BudgetConfig)[]>;
 
 /**
  * configuredGates lists the threshold rules a configuration turns on: the threshold is set and the
@@ -160,10 +150,10 @@ function buildBudgetConfigSchema() {
         .default("model"),
       levels: z
         .object({
-          "min-balance": level.default(DEFAULT_LEVELS["min-balance"]),
-          "monthly-budget": level.default(DEFAULT_LEVELS["monthly-budget"]),
-          "min-runway-days": level.default(DEFAULT_LEVELS["min-runway-days"]),
-          "daily-spike": level.default(DEFAULT_LEVELS["daily-spike"]),
+          "min-balance": level.default(RULE_INFO["min-balance"].defaultLevel),
+          "monthly-budget": level.default(RULE_INFO["monthly-budget"].defaultLevel),
+          "min-runway-days": level.default(RULE_INFO["min-runway-days"].defaultLevel),
+          "daily-spike": level.default(RULE_INFO["daily-spike"].defaultLevel),
         })
         .strict()
         .prefault({}),
@@ -250,6 +240,45 @@ type _SameConfig = [
 ];
 
 /**
+ * SETTING_WORDS says what each setting of {@link BudgetConfig} does, in one sentence: the JSON Schemas
+ * (the config file's, the policy pack's) carry it as the field's `description`.
+ * @internal
+ */
+export const SETTING_WORDS: Readonly<Record<keyof BudgetConfig, string>> = {
+  minBalance: "min-balance: the lowest balance allowed, in currency units.",
+  includeBonuses: "Count bonuses as money for min-balance and min-runway-days (default false).",
+  monthlyBudget: "monthly-budget: the month's spend, forecast to its end, must fit in this amount.",
+  forecast:
+    "monthly-budget judges the month-end forecast (default true); false: only the month-to-date spend.",
+  minRunwayDays:
+    "min-runway-days: the balance must last at least this many days at the forecast daily spend.",
+  spikeFactor: "daily-spike flags a last full day above this many times the median (default 2).",
+  spikeWindowDays: "daily-spike takes the median over this many days before the last full day (default 14).",
+  trailingDays: "Full days behind the trailing daily average (default 7).",
+  extraDailyCost:
+    "A daily cost added to the forecast and the runway, e.g. of a planned change (negative for deletions; default 0).",
+  quantile:
+    "The forecast model's quantile monthly-budget and min-runway-days judge: p50, p80 (default) or p90.",
+  forecastMethod:
+    "model (default): judge the forecast model's quantile; trailing-mean: the trailing daily average times the days left.",
+  levels: "The level of each rule (mandatory, advisory or disabled), e.g. { daily-spike: mandatory }.",
+};
+
+/**
+ * describedProperties gives each property of a JSON Schema generated from {@link budgetConfigSchema}
+ * its {@link SETTING_WORDS} description (zod has no words of its own for them).
+ * @internal
+ */
+export function describedProperties(properties: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(properties)) {
+    const words = Object.hasOwn(SETTING_WORDS, k) ? SETTING_WORDS[k as keyof BudgetConfig] : undefined;
+    out[k] = words && v && typeof v === "object" ? { description: words, ...v } : v;
+  }
+  return out;
+}
+
+/**
  * budgetConfigJsonSchema is the JSON Schema (draft 2020-12) of {@link BudgetConfig} as callers write it:
  * for editors, for a policy pack's `configSchema`, or to validate a file before a run.
  *
@@ -261,7 +290,7 @@ export function budgetConfigJsonSchema(): { [key: string]: unknown; properties: 
   const schema = z.toJSONSchema(budgetConfigSchema(), { io: "input" }) as {
     properties?: Record<string, unknown>;
   };
-  return { ...schema, properties: schema.properties ?? {} };
+  return { ...schema, properties: describedProperties(schema.properties ?? {}) };
 }
 
 /**

@@ -6,6 +6,7 @@ import Big = require("big.js");
 import { dayString } from "./days";
 import { cents, formatFixed1, formatMoney, formatNumber, tenths } from "./money";
 import type { BudgetRule } from "./rule";
+import { RULE_INFO } from "./rule-info";
 import { amountOn, coveredFrom, type Series } from "./series";
 
 /** MIN_SPIKE_DAYS is how many days before the last full day the spike rule needs to take a median. */
@@ -55,9 +56,7 @@ export function median(values: readonly Big[]): Big {
  * than 3 such days. Advisory by default.
  */
 export const dailySpikeRule: BudgetRule = {
-  name: "daily-spike",
-  description: "The project's last full day of spend is not a spike against its recent median.",
-  defaultLevel: "advisory",
+  ...RULE_INFO["daily-spike"],
   check({ input, config, series }) {
     const w = spikeWindowOf(series, config.spikeWindowDays);
     const who = `Project ${input.projectId}`;

@@ -24,6 +24,7 @@ export { minBalanceRule } from "./min-balance";
 export { minRunwayDaysRule } from "./min-runway-days";
 export { monthlyBudgetRule } from "./monthly-budget";
 export type { BudgetRule } from "./rule";
+export { RULE_INFO, type RuleInfo } from "./rule-info";
 export { type Runway, runwayDays } from "./runway";
 export type * from "./types";
 export { noVerdictReason, verdictOf } from "./verdict";

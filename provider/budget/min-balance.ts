@@ -5,6 +5,7 @@ import Big = require("big.js");
 
 import { cents, formatMoney } from "./money";
 import { type BudgetRule, notConfigured } from "./rule";
+import { RULE_INFO } from "./rule-info";
 import { availableOf } from "./runway";
 
 /**
@@ -12,9 +13,7 @@ import { availableOf } from "./runway";
  * `minBalance`; it is `not-configured` when `minBalance` is not set. Mandatory by default.
  */
 export const minBalanceRule: BudgetRule = {
-  name: "min-balance",
-  description: "The project's balance stays at or above a minimum.",
-  defaultLevel: "mandatory",
+  ...RULE_INFO["min-balance"],
   check(ctx) {
     const { input, config } = ctx;
     if (config.minBalance === undefined) return notConfigured(ctx, "min-balance", "minBalance");

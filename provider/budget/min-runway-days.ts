@@ -3,6 +3,7 @@
  */
 import { formatFixed1, formatMoney, formatNumber } from "./money";
 import { type BudgetRule, changeNote, confidenceNote, notConfigured, type RuleContext } from "./rule";
+import { RULE_INFO } from "./rule-info";
 import type { Status } from "./types";
 
 /**
@@ -12,9 +13,7 @@ import type { Status } from "./types";
  * threshold. It is `not-configured` when `minRunwayDays` is not set. Mandatory by default.
  */
 export const minRunwayDaysRule: BudgetRule = {
-  name: "min-runway-days",
-  description: "The project's balance lasts a minimum number of days at its forecast daily spend.",
-  defaultLevel: "mandatory",
+  ...RULE_INFO["min-runway-days"],
   check(ctx) {
     const { config, runway: r } = ctx;
     if (config.minRunwayDays === undefined) return notConfigured(ctx, "min-runway-days", "minRunwayDays");

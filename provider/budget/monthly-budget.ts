@@ -6,6 +6,7 @@ import Big = require("big.js");
 import { plural } from "../words";
 import { formatDayOfMonth, formatMoney } from "./money";
 import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./rule";
+import { RULE_INFO } from "./rule-info";
 
 /**
  * monthlyBudgetRule passes when the forecast model's month-end quantile (`quantile`, default p80) is at
@@ -14,9 +15,7 @@ import { type BudgetRule, changeNote, confidenceNote, notConfigured } from "./ru
  * default.
  */
 export const monthlyBudgetRule: BudgetRule = {
-  name: "monthly-budget",
-  description: "The project's spend this month, forecast to the month's end, stays within a budget.",
-  defaultLevel: "mandatory",
+  ...RULE_INFO["monthly-budget"],
   check(ctx) {
     const { input, config, forecast: f } = ctx;
     if (config.monthlyBudget === undefined) return notConfigured(ctx, "monthly-budget", "monthlyBudget");

@@ -7,9 +7,10 @@ import type { TrailingAverage } from "./average";
 import type { ResolvedBudgetConfig } from "./config";
 import type { MonthForecast } from "./forecast";
 import { formatMoney } from "./money";
+import type { RuleInfo } from "./rule-info";
 import type { Runway } from "./runway";
 import type { Series } from "./series";
-import type { BudgetInput, Finding, ForecastFigures, Level, RuleName } from "./types";
+import type { BudgetInput, Finding, ForecastFigures, RuleName } from "./types";
 
 /**
  * RuleContext is what a rule's check reads: the validated input and configuration, and the figures
@@ -34,13 +35,10 @@ export interface RuleContext {
 export type RuleOutcome = Omit<Finding, "rule" | "level">;
 
 /**
- * BudgetRule describes one budget rule: its name, a one-sentence description (for a policy pack's
- * policy list) and the level it has unless configured otherwise.
+ * BudgetRule is one budget rule: what it is ({@link RuleInfo}, declared in rule-info.ts: name, one
+ * sentence, default level, settings, threshold, severity, remediation) and its check.
  */
-export interface BudgetRule {
-  readonly name: RuleName;
-  readonly description: string;
-  readonly defaultLevel: Level;
+export interface BudgetRule extends RuleInfo {
   /** @internal */
   check(ctx: RuleContext): RuleOutcome;
 }

@@ -6,9 +6,19 @@
  * const { evaluate } = require("costgate/budget");
  * const evaluation = evaluate({ balance, consumption, now: new Date() }, { minBalance: 5000 });
  */
+
+export { parseProjectId, parseProjectIds } from "../billing/project-id";
 export * from "../budget";
 export * from "../budget/config-file";
 export { formatMoney, formatNumber } from "../budget/money";
+export {
+  resolveProduct,
+  resolveProjects,
+  resolveTargets,
+  type Target,
+  type Targets,
+  type TargetsInput,
+} from "../budget/targets";
 export {
   checkAsOf,
   checkPeriodStart,

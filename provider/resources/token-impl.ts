@@ -6,6 +6,7 @@
 import { isConfigError } from "../errors";
 import type { TransportOptions } from "../http";
 import { type AuthMethod, validateAuth } from "../identity/auth";
+import { authMethodFields, IDENTITY_FIELDS } from "../identity/fields";
 import type { Token } from "../identity/results";
 import { issueToken, revokeToken, validateToken } from "../identity/tokens";
 import { normalizeAuthUrl } from "../identity/urls";
@@ -54,22 +55,9 @@ export interface TokenOutputs extends TokenInputs {
 export const DEFAULT_RENEW_BEFORE_SECONDS = 1800;
 
 /** Inputs whose change means a new token: the credentials and where they are sent. */
-export const CREDENTIAL_KEYS = [
-  "authType",
-  "authUrl",
-  "applicationCredentialId",
-  "applicationCredentialName",
-  "applicationCredentialSecret",
-  "userId",
-  "username",
-  "userDomainName",
-  "userDomainId",
-  "password",
-  "projectId",
-  "projectName",
-  "projectDomainId",
-  "projectDomainName",
-] as const;
+export const CREDENTIAL_KEYS = IDENTITY_FIELDS.filter((f) => f.credential).map(
+  (f) => f.name,
+) as readonly (keyof TokenInputs)[];
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -78,30 +66,15 @@ function isUnknown(v: unknown): boolean {
 }
 
 function authMethod(i: TokenInputs): AuthMethod {
-  if (i.authType === "password") {
-    return validateAuth({
-      type: "password",
-      userId: i.userId,
-      userName: i.username,
-      userDomainName: i.userDomainName,
-      userDomainId: i.userDomainId,
-      password: i.password ?? "",
-      projectId: i.projectId,
-      projectName: i.projectName,
-      projectDomainId: i.projectDomainId,
-      projectDomainName: i.projectDomainName,
-    });
-  }
-  return validateAuth({
-    type: "application_credential",
-    applicationCredentialId: i.applicationCredentialId,
-    applicationCredentialName: i.applicationCredentialName,
-    applicationCredentialSecret: i.applicationCredentialSecret ?? "",
-    userId: i.userId,
-    userName: i.username,
-    userDomainId: i.userDomainId,
-    userDomainName: i.userDomainName,
-  });
+  // a missing secret is sent to validateAuth as "", which names it
+  if (i.authType === "password")
+    return validateAuth(authMethodFields("password", { ...i, password: i.password ?? "" }));
+  return validateAuth(
+    authMethodFields("application_credential", {
+      ...i,
+      applicationCredentialSecret: i.applicationCredentialSecret ?? "",
+    }),
+  );
 }
 
 function transport(i: TokenInputs): TransportOptions {

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { type EndpointInterface, findEndpoint } from "../identity/catalog";
+import { IDENTITY_FIELDS } from "../identity/fields";
 import type { CatalogService, Token } from "../identity/results";
 import { issueToken } from "../identity/tokens";
 import {
@@ -67,7 +68,8 @@ export interface PasswordTokenArgs extends TokenResourceArgs {
 
 const provider = new TokenProvider();
 
-const SECRET_OUTPUTS = ["token", "applicationCredentialSecret", "password"];
+/** The token and every secret identity field (identity/fields.ts) are stored encrypted. */
+const SECRET_OUTPUTS = ["token", ...IDENTITY_FIELDS.filter((f) => f.secret).map((f) => f.name)];
 
 type InputMap = { [K in keyof TokenInputs]?: pulumi.Input<TokenInputs[K]> };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FLAG_NAMES, parseBound, parsePeriod, splitPeriod } from "../../provider/billing/periods";
+import { FLAG_NAMES } from "../../cli/period-flags";
+import { parseBound, parsePeriod, splitPeriod } from "../../provider/billing/periods";
 
 describe("parsePeriod", () => {
   it("sends dates as whole UTC days in YYYY-MM-DDTHH:mm:ss.sssZ", () => {

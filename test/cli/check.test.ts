@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 
 let emu: Emulator;
 let env: Record<string, string>;

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
+import { runCli } from "../helpers/cli";
 import { bash } from "../helpers/shell";
-import { runCli } from "../identity/conformance";
 
 const FIX = resolve(__dirname, "../fixtures/preview");
 const BIN = resolve(__dirname, "../../bin/costgate");

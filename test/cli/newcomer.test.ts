@@ -5,8 +5,8 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
+import { runCli } from "../helpers/cli";
 import { bash } from "../helpers/shell";
-import { runCli } from "../identity/conformance";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
 let emu: Emulator;

@@ -10,7 +10,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { applyKnobs, defaultKnobs, KNOBS_PATH } from "../../emulator/knobs";
 import { getBalance } from "../../provider/billing/client";
 import { testRetry } from "../faults/helpers";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import { call } from "./helpers";
 
 let emu: Emulator;

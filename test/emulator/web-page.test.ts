@@ -12,8 +12,8 @@ import { MAX_BODY_BYTES } from "../../emulator/http";
 import { defaultKnobs, KNOBS_PATH } from "../../emulator/knobs";
 import { parseEmulatorArgs } from "../../emulator/main";
 import { MAX_RECORDED_BYTES, MAX_RECORDED_REQUESTS } from "../../emulator/server";
+import { runCli } from "../helpers/cli";
 import { startHostileServer } from "../hostile/server";
-import { runCli } from "../identity/conformance";
 import { appCredAuth, call } from "./helpers";
 
 let emu: Emulator;

@@ -35,8 +35,19 @@ export interface PlannedResource {
 export interface PolicyPackProcess {
   info(): Promise<{
     name: string;
-    policies: { name: string; enforcementLevel: string; configSchema: unknown }[];
+    policies: {
+      name: string;
+      enforcementLevel: string;
+      configSchema: unknown;
+      /** The config schema's properties, as plain JSON. */
+      properties: Record<string, unknown>;
+      remediationSteps: string;
+      /** 0 unspecified, 1 low, 2 medium, 3 high, 4 critical. */
+      severity: number;
+    }[];
   }>;
+  /** configureStack sends AnalyzerStackConfigure, as the engine does before analyzing: the stack's tags. */
+  configureStack(tags: Record<string, string>): Promise<void>;
   configure(config: Record<string, { enforcementLevel?: string; [key: string]: unknown }>): Promise<void>;
   analyzeStack(resources: PlannedResource[]): Promise<Diagnostic[]>;
   output(): string;
@@ -60,7 +71,13 @@ export async function startPolicyPack(
     async info() {
       const res = await call<{
         getName(): string;
-        getPoliciesList(): { getName(): string; getEnforcementlevel(): number; getConfigschema(): unknown }[];
+        getPoliciesList(): {
+          getName(): string;
+          getEnforcementlevel(): number;
+          getConfigschema(): { getProperties(): { toJavaScript(): Record<string, unknown> } | undefined };
+          getRemediationSteps(): string;
+          getSeverity(): number;
+        }[];
       }>(client, "getAnalyzerInfo", new Empty());
       return {
         name: res.getName(),
@@ -68,8 +85,19 @@ export async function startPolicyPack(
           name: p.getName(),
           enforcementLevel: LEVEL_NAMES[p.getEnforcementlevel()] ?? "?",
           configSchema: p.getConfigschema(),
+          properties: p.getConfigschema()?.getProperties()?.toJavaScript() ?? {},
+          remediationSteps: p.getRemediationSteps(),
+          severity: p.getSeverity(),
         })),
       };
+    },
+    async configureStack(tags) {
+      const req = new pb.AnalyzerStackConfigureRequest();
+      req.setStack("ci");
+      req.setProject("app");
+      const map = req.getTagsMap();
+      for (const [k, v] of Object.entries(tags)) map.set(k, v);
+      await call(client, "configureStack", req);
     },
     async configure(config) {
       const req = new pb.ConfigureAnalyzerRequest();

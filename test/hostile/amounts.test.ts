@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isResponseError } from "../../provider/errors";
 import { getProjectBalance, getProjectConsumption } from "../../provider/resources/billing";
 import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import {
   balanceAnswer,
   consumptionAnswer,

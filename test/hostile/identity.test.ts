@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isResponseError } from "../../provider/errors";
 import { issueToken, validateToken } from "../../provider/identity/tokens";
+import { runCli } from "../helpers/cli";
 import {
   loadDist,
   type Props,
@@ -17,7 +18,6 @@ import {
   registrations,
   useProviderHost,
 } from "../helpers/provider-host";
-import { runCli } from "../identity/conformance";
 import { type HostileServer, startHostileServer, tokenAnswer, wellFormed } from "./server";
 
 const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import { type HostileServer, startHostileServer } from "./server";
 
 let server: HostileServer;

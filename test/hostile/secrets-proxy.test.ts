@@ -10,8 +10,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli";
 import { loadDist } from "../helpers/provider-host";
-import { runCli } from "../identity/conformance";
 import { CanaryScan, errorTexts, hardCanary, printTally } from "../secrets/canary";
 import { type EchoShape, ENCODINGS, echoBody } from "./echo";
 

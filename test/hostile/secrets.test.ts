@@ -12,8 +12,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanText, endpointText, safeJson, scrubSecrets, stripControls } from "../../provider/text";
 import { startPolicyPack } from "../helpers/analyzer";
+import { runCli } from "../helpers/cli";
 import { loadDist } from "../helpers/provider-host";
-import { runCli } from "../identity/conformance";
 import { CanaryScan, errorTexts, hardCanary, printTally } from "../secrets/canary";
 import { ENCODINGS } from "./echo";
 import {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { isConfigError } from "../../provider/errors";
 import { formatSize, parseSize, readStreamBounded } from "../../provider/files";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
 const FIX = resolve(__dirname, "../fixtures/preview");

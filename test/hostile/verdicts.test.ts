@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { addDays, isoDay } from "../../provider/billing/periods";
 import { startPolicyPack } from "../helpers/analyzer";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 
 type Verdict = "pass" | "fail" | "none";
 

@@ -2,12 +2,11 @@
  * One conformance suite for the identity client and the `costgate token` command, run against the
  * emulator and against a real Keystone (test/keystone).
  */
-import { execFile } from "node:child_process";
-import { resolve } from "node:path";
 import { expect, it } from "vitest";
 import { isAuthError } from "../../provider/errors";
 import { findEndpoint } from "../../provider/identity/catalog";
 import { checkToken, issueToken, revokeToken, validateToken } from "../../provider/identity/tokens";
+import { runCli } from "../helpers/cli";
 
 /** emulatorNotice is the line `costgate` writes on stderr when it talks to the emulator at `origin`. */
 export function emulatorNotice(origin: string): string {
@@ -29,28 +28,7 @@ export interface IdentityTarget {
   projectId: string;
 }
 
-const BIN = resolve(__dirname, "../../bin/costgate");
-
-/**
- * runCli runs the built command as a user's shell does (bin/costgate itself), with only the given
- * env (plus PATH).
- */
-export function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(
-      BIN,
-      args,
-      { env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", ...env }, timeout: 30_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-        ok({ code, stdout, stderr });
-      },
-    );
-  });
-}
+export { runCli };
 
 export function identityConformance(target: () => IdentityTarget): void {
   const ep = () => ({ authUrl: target().authUrl });

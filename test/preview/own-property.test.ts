@@ -13,7 +13,7 @@ import { parseProduct } from "../../provider/billing/products";
 import { isConfigError } from "../../provider/errors";
 import { INSTANCE, priceMonthly, VOLUME } from "../../provider/pricing/price";
 import { parseRateCard } from "../../provider/pricing/rate-card";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 
 const PROTO_NAMES = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf"];
 const card = parseRateCard({

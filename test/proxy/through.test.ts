@@ -12,7 +12,7 @@ import type { TransportOptions } from "../../provider/http";
 import type { AuthMethod } from "../../provider/identity/auth";
 import { checkToken, issueToken, revokeToken } from "../../provider/identity/tokens";
 import "../keystone/env";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import { type HttpsFront, startHttpsFront } from "../tls/https-front";
 import { type ForwardProxy, startForwardProxy } from "./forward-proxy";
 

@@ -8,7 +8,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { addDays, isoDay } from "../../provider/billing/periods";
-import { emulatorNotice, runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
+import { emulatorNotice } from "../identity/conformance";
 import { ANSI } from "./fixtures";
 
 let emu: Emulator;

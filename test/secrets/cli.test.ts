@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import { addBillingCanaries, CanaryScan, canary, printTally } from "./canary";
 import { type EchoServer, startEchoServer } from "./echo-server";
 

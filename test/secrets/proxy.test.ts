@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { getBalance } from "../../provider/billing/client";
-import { runCli } from "../identity/conformance";
+import { runCli } from "../helpers/cli";
 import { type ForwardProxy, startForwardProxy } from "../proxy/forward-proxy";
 import { type HttpsFront, startHttpsFront } from "../tls/https-front";
 import { CanaryScan, canary, errorTexts, printTally } from "./canary";

@@ -10,8 +10,9 @@ import { getBalance } from "../../provider/billing/client";
 import { isNetworkError } from "../../provider/errors";
 import type { AuthMethod } from "../../provider/identity/auth";
 import { checkToken, issueToken, revokeToken } from "../../provider/identity/tokens";
+import { runCli } from "../helpers/cli";
 import { type ProviderHost, useProviderHost } from "../helpers/provider-host";
-import { emulatorNotice, runCli } from "../identity/conformance";
+import { emulatorNotice } from "../identity/conformance";
 import { appCredInputs, URN } from "../lifecycle/lifecycle";
 import { type HttpsFront, startHttpsFront } from "./https-front";
 

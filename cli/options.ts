@@ -1,0 +1,196 @@
+/**
+ * The one door for options: every flag of the gate commands is read and checked here, before any
+ * request, into typed options; the commands receive them and only orchestrate.
+ *
+ * Precedence, the same for every setting: the flag, then the config file (`--config`), then the
+ * environment (`COSTGATE_PROJECT_ID`, `COSTGATE_PRODUCT`), then the default. Which projects and which
+ * thresholds is answered by provider/budget/targets.ts; this file turns flags into its input.
+ */
+
+import type { ProductId } from "../provider/billing/products";
+import { parseProjectId, parseProjectIds } from "../provider/billing/project-id";
+import {
+  amountProblem,
+  type BudgetConfig,
+  configuredGates,
+  mandatoryGates,
+  parseBudgetConfig,
+  RULE_NAMES,
+} from "../provider/budget/config";
+import { type CostgateConfig, readCostgateConfig } from "../provider/budget/config-file";
+import { resolveTargets, type Target } from "../provider/budget/targets";
+import type { Level, RuleName } from "../provider/budget/types";
+import { parseAsOf } from "../provider/check";
+import { isConfigError } from "../provider/errors";
+import { UsageError } from "./errors";
+import { inputLimitFrom } from "./files";
+
+/** Flags as commander gives them: a text, a switch, a repeated option's list. */
+export type Flags = Readonly<Record<string, string | boolean | string[] | undefined>>;
+
+/** text is a flag's value when it was given as a text. */
+export function text(o: Flags, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * decimal reads a number written in decimal (`45000`, `-3`, `2.5`): `Number()` would also read `0x10`
+ * as 16 and `1e3` as 1000, and an empty text as 0.
+ */
+export function decimal(v: unknown, flag: string, example = "45000"): number {
+  const n = Number(v);
+  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n))
+    throw new UsageError(
+      `${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} ${example}`,
+    );
+  return n;
+}
+
+/** amount reads an amount of 0 or more, within the bounds of every amount (MAX_AMOUNT, cents). */
+export function amount(v: unknown, flag: string): number {
+  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
+    throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
+  const problem = amountProblem(Number(v));
+  if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
+  return Number(v);
+}
+
+/** wholeNumber reads a whole number of `min` or more (a count, a number of days). */
+export function wholeNumber(v: unknown, setting: string, min = 1): number {
+  const n = Number(v);
+  if (typeof v !== "string" || !/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`${setting}: "${String(v)}" is not a whole number of ${min} or more`);
+  return n;
+}
+
+/** day reads a day (`YYYY-MM-DD`, from 2000, not after today), e.g. --as-of. */
+export function day(v: unknown, flag: string, now: Date): string {
+  return parseAsOf(v, flag, now);
+}
+
+const LEVELS = ["mandatory", "advisory", "disabled"];
+
+/** The flag of each budget setting. */
+const BUDGET_FLAGS = {
+  minBalance: "--min-balance",
+  monthlyBudget: "--monthly-budget",
+  minRunwayDays: "--min-runway-days",
+  spikeFactor: "--spike-factor",
+} as const satisfies Partial<Record<keyof BudgetConfig, string>>;
+
+/** flagOf names the flag of a budget setting (`minBalance` → `--min-balance`, `levels.x` → `--level x`). */
+export function flagOf(field: string): string {
+  return `--${field.replace(/^levels\./, "level ").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * budgetFlags is the one reader of the budget flags (--min-balance, --monthly-budget, --min-runway-days,
+ * --spike-factor, --include-bonuses, --quantile, --level rule=level) into a validated BudgetConfig; a bad
+ * value is a UsageError naming the flag.
+ */
+export function budgetFlags(o: Flags): BudgetConfig {
+  const levels: Partial<Record<RuleName, Level>> = {};
+  const given = o["level"];
+  for (const entry of Array.isArray(given) ? given : typeof given === "string" ? [given] : []) {
+    const [rule = "", level = ""] = entry.split("=");
+    if (!(RULE_NAMES as readonly string[]).includes(rule)) {
+      throw new UsageError(
+        `--level: "${rule}" is not a rule; the rules are ${RULE_NAMES.join(", ")} (e.g. --level daily-spike=mandatory)`,
+      );
+    }
+    if (!LEVELS.includes(level)) {
+      throw new UsageError(
+        `--level: "${level}" is not a level for ${rule}; use mandatory, advisory or disabled (e.g. --level ${rule}=advisory)`,
+      );
+    }
+    levels[rule as RuleName] = level as Level;
+  }
+  const config: Record<string, unknown> = {};
+  for (const [key, flag] of Object.entries(BUDGET_FLAGS))
+    if (o[key] !== undefined) config[key] = decimal(o[key], flag);
+  if (o["includeBonuses"] === true) config["includeBonuses"] = true;
+  if (typeof o["quantile"] === "string") config["quantile"] = o["quantile"];
+  if (Object.keys(levels).length > 0) config["levels"] = levels;
+  try {
+    parseBudgetConfig(config as BudgetConfig);
+  } catch (e) {
+    if (isConfigError(e)) throw new UsageError(`${flagOf(e.field)}: ${e.message.slice(e.field.length + 2)}`);
+    throw e;
+  }
+  return config as BudgetConfig;
+}
+
+/**
+ * requireGate refuses, before any request, a configuration that gates nothing: with no threshold set
+ * (or every one disabled, or every one advisory) no mandatory rule can be judged and the gate would have
+ * no verdict whatever the project spends.
+ */
+export function requireGate(config: BudgetConfig, projectId?: number): void {
+  if (mandatoryGates(config).length > 0) return;
+  const project = projectId === undefined ? "" : ` for project ${projectId}`;
+  if (configuredGates(config).length > 0) {
+    throw new UsageError(
+      `no mandatory budget rule is set${project}: advisory rules warn but never gate, so the gate would have no verdict; make one mandatory (e.g. --level ${configuredGates(config)[0]}=mandatory)`,
+    );
+  }
+  throw new UsageError(
+    `no budget threshold is set${project}, so the gate would pass whatever the project spends: give at least one of --min-balance, --monthly-budget or --min-runway-days (or minBalance, monthlyBudget, minRunwayDays in --config)`,
+  );
+}
+
+/** What the gate commands know of their targets, from --config, the flags and the environment. */
+export interface TargetOptions {
+  /** The config file, read and validated once; `configPath` is its name. */
+  file?: CostgateConfig;
+  configPath?: string;
+  product: ProductId;
+  /** The projects, each with its thresholds (the file's, then the flags'). */
+  targets: Target[];
+  /** The budget flags alone. */
+  flags: BudgetConfig;
+}
+
+/**
+ * targetOptions reads --config once, the budget flags, --project-id (a comma list) and --product, and
+ * asks the one resolver (provider/budget/targets.ts) which projects with which thresholds. `one` names
+ * what a single project is for (`report`): a file listing several is then refused unless --project-id
+ * picks one. With `optional`, naming no project is not an error (`cost` without the budget rules).
+ */
+export function targetOptions(o: Flags, want: { one?: string; optional?: boolean } = {}): TargetOptions {
+  const flags = budgetFlags(o);
+  const configPath = text(o, "config");
+  const file = configPath === undefined ? undefined : readCostgateConfig(configPath, inputLimitFrom(o));
+  const ids = text(o, "projectId");
+  const r = resolveTargets({
+    file,
+    overrides: flags,
+    // one project wanted: "7,8" is not one project id (the message says so)
+    projectIds:
+      ids === undefined
+        ? undefined
+        : want.one
+          ? [parseProjectId(ids, "--project-id")]
+          : parseProjectIds(ids, "--project-id"),
+    product: text(o, "product"),
+    names: { product: "--product" },
+  });
+  const base = { ...(file ? { file, configPath } : {}), product: r.product, flags };
+  if (r.targets.length === 0) {
+    if (want.optional) return { ...base, targets: [] };
+    if (file)
+      throw new UsageError(
+        `--config ${configPath}: names no project; add projectId (or projects) to it, or give --project-id or COSTGATE_PROJECT_ID`,
+      );
+    parseProjectId(undefined, "--project-id");
+  }
+  if (want.one && r.targets.length > 1) {
+    if (r.projectsFrom === "file")
+      throw new UsageError(
+        `--config ${configPath}: lists ${r.targets.length} projects; name the one ${want.one} with --project-id`,
+      );
+    // COSTGATE_PROJECT_ID lists several where one is wanted
+    parseProjectId(process.env["COSTGATE_PROJECT_ID"], "COSTGATE_PROJECT_ID");
+  }
+  return { ...base, targets: r.targets };
+}

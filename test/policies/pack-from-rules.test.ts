@@ -1,0 +1,149 @@
+/**
+ * The pack built from the rules, over Pulumi's analyzer protocol: its config schema carries every
+ * setting of the config file, both `projects` forms work, the stack tag `costgate:projectId` names the
+ * project, each policy has its rule's sentence, level, severity and remediation steps, and billing is
+ * read once per project per run.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Emulator, startEmulator } from "../../emulator";
+import { budgetRules } from "../../provider/budget";
+import { costgateConfigJsonSchema } from "../../provider/budget/config-file";
+import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
+
+let emu: Emulator;
+let pack: PolicyPackProcess | undefined;
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+function series() {
+  const out = [];
+  for (let i = 30; i >= 1; i--) out.push({ day: day(-i), totalAmount: 100, totalBonuses: 0 });
+  return out;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  emu.setProject({ id: 6001, products: { 1: { balance: 1000, bonuses: 0, daily: series() } } });
+  emu.setProject({ id: 6002, products: { 1: { balance: 90000, bonuses: 0, daily: series() } } });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+afterEach(() => {
+  pack?.close();
+  pack = undefined;
+});
+
+const env = () => ({ COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token });
+const app = [{ type: "pulumi:pulumi:Stack", name: "app-ci", props: {} }];
+const OFF = Object.fromEntries(budgetRules.map((r) => [r.name, { enforcementLevel: "disabled" }]));
+const graphql = () => emu.requests.filter((r) => r.path === "/bill/graphql").length;
+
+describe("the pack built from the rules", () => {
+  it("carries every setting of the config file in its policies' config schemas", async () => {
+    pack = await startPolicyPack(env());
+    const { policies } = await pack.info();
+    const packKeys = new Set(policies.flatMap((p) => Object.keys(p.properties)));
+    const fileKeys = Object.keys(costgateConfigJsonSchema()["properties"] as object);
+    // $schema is an editor's hint; levels is each policy's enforcementLevel, one policy per rule
+    const missing = fileKeys.filter((k) => k !== "$schema" && k !== "levels" && !packKeys.has(k));
+    expect(missing).toEqual([]);
+    expect(policies.map((p) => p.name)).toEqual([...budgetRules.map((r) => r.name), "billing-available"]);
+    // the forecast gates take the model's settings, with the file's own values and words
+    for (const name of ["monthly-budget", "min-runway-days"]) {
+      const props = policies.find((p) => p.name === name)?.properties ?? {};
+      expect(props["quantile"]).toMatchObject({ enum: ["p50", "p80", "p90"], default: "p80" });
+      expect(props["forecastMethod"]).toMatchObject({ enum: ["model", "trailing-mean"] });
+      expect(props).toHaveProperty("rateCard");
+    }
+    expect(JSON.stringify(policies)).not.toMatch(/at the trailing average/);
+  });
+
+  it("takes each policy's sentence, level, severity and remediation steps from its rule", async () => {
+    pack = await startPolicyPack(env());
+    const { policies } = await pack.info();
+    for (const rule of budgetRules) {
+      const p = policies.find((x) => x.name === rule.name);
+      expect(p?.enforcementLevel).toBe(rule.defaultLevel);
+      expect(p?.remediationSteps).toContain(rule.remediationSteps);
+      expect(p?.severity).toBeGreaterThan(0);
+    }
+    expect(policies.find((p) => p.name === "min-runway-days")).toBeTruthy();
+    expect(policies.every((p) => p.remediationSteps.length > 20)).toBe(true);
+  });
+
+  it.each([
+    [
+      "a list",
+      [
+        { projectId: 6001, minBalance: 5000 },
+        { projectId: 6002, minBalance: 5000 },
+      ],
+    ],
+    ["a map keyed by project id", { "6001": { minBalance: 5000 }, "6002": { minBalance: 5000 } }],
+    ["a list of ids", [6001, "6002"]],
+  ])("takes projects as %s", async (_form, projects) => {
+    pack = await startPolicyPack(env());
+    await pack.configure({
+      ...OFF,
+      "min-balance": { enforcementLevel: "mandatory", minBalance: 5000, projects },
+    });
+    const ds = await pack.analyzeStack(app);
+    expect(ds.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Project 6001 has a balance of 1,000\.00/),
+    ]);
+  });
+
+  it("reports a bad threshold in a project by its field, not as a missing project", async () => {
+    pack = await startPolicyPack(env());
+    await pack.configure({
+      ...OFF,
+      "min-balance": { enforcementLevel: "mandatory", projects: { "6001": { minBalance: -5 } } },
+    });
+    const [d] = await pack.analyzeStack(app);
+    expect(d?.message).toMatch(
+      /^The policy config is not valid: .*projects\["6001"\]\.minBalance: must be 0 or more/,
+    );
+  });
+
+  it("takes the project from the stack tag costgate:projectId; the policy config wins over it", async () => {
+    pack = await startPolicyPack(env());
+    await pack.configureStack({ "costgate:projectId": "6001" });
+    await pack.configure({ ...OFF, "min-balance": { enforcementLevel: "mandatory", minBalance: 5000 } });
+    expect((await pack.analyzeStack(app)).map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Project 6001 has a balance/),
+    ]);
+    // a comma list of projects
+    await pack.configureStack({ "costgate:projectId": "6002,6001" });
+    expect((await pack.analyzeStack(app)).map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Project 6001 has a balance/),
+    ]);
+    // the pack config names the project: the tag does not steer it elsewhere
+    await pack.configure({
+      ...OFF,
+      "min-balance": { enforcementLevel: "mandatory", minBalance: 5000, projectId: 6002 },
+    });
+    expect(await pack.analyzeStack(app)).toEqual([]);
+    // a tag that is not a project id is named
+    await pack.configureStack({ "costgate:projectId": "my-project" });
+    await pack.configure({ ...OFF, "min-balance": { enforcementLevel: "mandatory", minBalance: 5000 } });
+    const [bad] = await pack.analyzeStack(app);
+    expect(bad?.message).toMatch(/the stack tag costgate:projectId: "my-project" is not a project id/);
+  });
+
+  it("reads billing once per project per run, and again in the next run", async () => {
+    pack = await startPolicyPack(env());
+    await pack.configure({
+      "min-balance": { enforcementLevel: "mandatory", projectId: 6002, minBalance: 1 },
+      "monthly-budget": { enforcementLevel: "mandatory", projectId: 6002, monthlyBudget: 1e9 },
+      "min-runway-days": { enforcementLevel: "mandatory", projectId: 6002, minRunwayDays: 1 },
+      "daily-spike": { enforcementLevel: "advisory", projectId: 6002 },
+      "billing-available": { enforcementLevel: "advisory", projectId: 6002 },
+    });
+    const before = graphql();
+    expect(await pack.analyzeStack(app)).toEqual([]);
+    // one balance and one consumption query, shared by the five policies
+    expect(graphql() - before).toBe(2);
+    await pack.analyzeStack(app);
+    expect(graphql() - before).toBe(4);
+  });
+});
