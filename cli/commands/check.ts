@@ -14,13 +14,13 @@ import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
 import { day, decimal, type Flags, flagOf, requireGate, targetOptions } from "../options";
-import { VERDICT_ICON } from "../report/markdown";
+import { annotations, annotationText, findingLine, findingsTable } from "../report/findings";
+import { cell, VERDICT_ICON } from "../report/markdown";
 import {
   dataNotes,
   judged,
   reasonTexts,
   SHOWN_REASONS,
-  statusWord,
   VERDICT_WORD,
   verdictSentence,
 } from "../report/words";
@@ -40,7 +40,7 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
     const message = unset
       ? `not configured; set ${f.rule in THRESHOLD_OF ? flagOf(THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]) : "its threshold"} to check it`
       : f.message;
-    lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
+    lines.push(findingLine(f, { level: true, message }));
     // why the model's month-end forecast is what it is, under the rule that judges it
     if (f.rule === "monthly-budget" && judged(f) && f.figures["method"] !== "trailing-mean") {
       const today = addDays(e.figures.lastFullDay, 1);
@@ -56,29 +56,18 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
  * annotations are GitHub Actions' workflow commands: an error for a failed mandatory rule, a warning for a
  * failed advisory one, and an error for a project with no verdict (nothing mandatory was judged).
  */
-function annotations(e: Evaluation): string {
-  const encode = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function checkAnnotations(e: Evaluation): string {
   const none =
     e.verdict === "none"
-      ? `::error title=costgate (project ${e.projectId})::${encode(`${VERDICT_WORD.none}: ${noVerdictReason(e)}`)}\n`
+      ? `::error title=costgate (project ${e.projectId})::${annotationText(`${VERDICT_WORD.none}: ${noVerdictReason(e)}`)}\n`
       : "";
-  return (
-    none +
-    e.findings
-      .filter((f) => f.status === "fail")
-      .map(
-        (f) =>
-          `::${f.level === "mandatory" ? "error" : "warning"} title=costgate ${f.rule} (project ${e.projectId})::${encode(f.message)}\n`,
-      )
-      .join("")
-  );
+  return none + annotations(e.findings, `project ${e.projectId}`);
 }
 
 /** summaryMarkdown is the check as Markdown for GITHUB_STEP_SUMMARY: one table per project. */
 function summaryMarkdown(
   results: { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] }[],
 ): string {
-  const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const out: string[] = [];
   for (const r of results) {
     if (!r.evaluation) {
@@ -89,9 +78,7 @@ function summaryMarkdown(
     out.push(
       `### ${VERDICT_ICON[e.verdict]} costgate check: project ${e.projectId} — ${cell(verdictSentence(e))}`,
       "",
-      "| Rule | Level | Result | Message |",
-      "| --- | --- | --- | --- |",
-      ...e.findings.map((f) => `| \`${f.rule}\` | ${f.level} | ${statusWord(f)} | ${cell(f.message)} |`),
+      ...findingsTable(e.findings, { first: "rule" }),
       "",
       ...(r.notes ?? []).map((n) => `Note: ${cell(n)}\n`),
     );
@@ -160,7 +147,7 @@ export async function checkCommand(o: Flags): Promise<number> {
     }
   }
   if (process.env["GITHUB_ACTIONS"] === "true") {
-    for (const r of results) if (r.evaluation) process.stdout.write(annotations(r.evaluation));
+    for (const r of results) if (r.evaluation) process.stdout.write(checkAnnotations(r.evaluation));
   }
   for (const r of results) {
     if (r.evaluation?.verdict === "none")
