@@ -13,7 +13,7 @@ import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
-import { day, decimal, type Flags, flagOf, requireGate, targetOptions } from "../options";
+import { checkOptions, type Flags, flagOf } from "../options";
 import { annotations, annotationText, findingLine, findingsTable } from "../report/findings";
 import { cell, VERDICT_ICON } from "../report/markdown";
 import {
@@ -24,7 +24,7 @@ import {
   VERDICT_WORD,
   verdictSentence,
 } from "../report/words";
-import { appendSummary, summaryPathFrom } from "../summary";
+import { appendSummary } from "../summary";
 import { billingEndpointFrom, runRequestCap } from "./billing";
 
 /**
@@ -88,19 +88,7 @@ function summaryMarkdown(
 
 /** checkCommand checks every flag and the config file (read once), then each project, and reports. */
 export async function checkCommand(o: Flags): Promise<number> {
-  const { targets, product } = targetOptions(o);
-  for (const t of targets) requireGate(t.config, targets.length > 1 ? t.projectId : undefined);
-  // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
-  const summaryFlag = typeof o["summary"] === "string" ? "--summary" : "GITHUB_STEP_SUMMARY";
-  const summary = summaryPathFrom(
-    typeof o["summary"] === "string"
-      ? o["summary"]
-      : process.env["GITHUB_ACTIONS"] === "true" && process.env["GITHUB_STEP_SUMMARY"]
-        ? process.env["GITHUB_STEP_SUMMARY"]
-        : undefined,
-    summaryFlag,
-  );
-  const concurrency = o["concurrency"] === undefined ? 8 : concurrencyOf(o["concurrency"]);
+  const { targets, product, concurrency, asOf, now, summary, json } = checkOptions(o);
   const ep = billingEndpointFrom(o);
   // two requests a project at least (balance, charges): a list the run's cap cannot cover is refused
   // before the first request rather than cut off in the middle
@@ -110,8 +98,6 @@ export async function checkCommand(o: Flags): Promise<number> {
       `${targets.length} projects need at least ${targets.length * 2} requests, more than the run's cap of ${cap} (--max-requests); check fewer projects at once or raise --max-requests`,
     );
   }
-  const now = new Date();
-  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", now);
   const limit = pLimit(concurrency);
   type Result = { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] };
   const results = await Promise.all(
@@ -134,7 +120,7 @@ export async function checkCommand(o: Flags): Promise<number> {
   // a project with nothing judged has no verdict, and then the run has none either: never a PASS
   const unjudged = results.some((r) => r.evaluation?.verdict === "none");
   const verdict = failed ? "fail" : unreachable ? "unknown" : unjudged ? "none" : "pass";
-  if (o["json"]) {
+  if (json) {
     process.stdout.write(
       `${safeJson({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, 2)}\n`,
     );
@@ -156,13 +142,6 @@ export async function checkCommand(o: Flags): Promise<number> {
   const code = failed ? EXIT.violation : unreachable ? EXIT.api : unjudged ? EXIT.usage : EXIT.ok;
   return writeOutputs(
     code,
-    summary ? [() => appendSummary(summary, summaryMarkdown(results), summaryFlag)] : [],
+    summary ? [() => appendSummary(summary.path, summaryMarkdown(results), summary.flag)] : [],
   );
-}
-
-/** concurrencyOf reads --concurrency: a whole number, 1 or more. */
-function concurrencyOf(v: unknown): number {
-  const n = decimal(v, "--concurrency", "8");
-  if (!Number.isInteger(n) || n < 1) throw new UsageError("--concurrency: must be a whole number, 1 or more");
-  return n;
 }

@@ -181,7 +181,8 @@ describe("one reader of the budget flags", () => {
           expect(e).toBeInstanceOf(UsageError);
           expect((e as Error).message).toMatch(/^--min-balance: /);
         }
-        expect(performance.now() - started).toBeLessThan(50);
+        // bounded: a schema build and a parse, even on a loaded machine
+        expect(performance.now() - started).toBeLessThan(500);
       }),
       { numRuns: 500 },
     );
