@@ -20,10 +20,11 @@ import {
 import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/config-file";
 import { resolveTargets, type Target } from "../../provider/budget/targets";
 import type { Level, RuleName } from "../../provider/budget/types";
-import { parseAsOf } from "../../provider/check";
+import { dayStartOf, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
+import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "../report/flags";
 import { summaryPathFrom } from "../summary";
 import { decimal, type Flags, text } from "./parse";
 
@@ -210,5 +211,50 @@ export function checkOptions(o: Flags, now = new Date()): CheckOptions {
     now,
     ...(path ? { summary: { path, flag } } : {}),
     json: o["json"] === true,
+  };
+}
+
+/** `costgate report`'s options: one project, its period, the outputs. */
+export interface ReportOptions extends TargetOptions {
+  target: Target;
+  period: { from: string; to: string; maxPeriodDays?: number };
+  /** The report's clock: now, or 00:00 UTC of the --as-of day. */
+  now: Date;
+  asOf?: string;
+  format: "terminal" | "markdown" | "json";
+  /** --gate: exit as check does. */
+  gate: boolean;
+  html?: string;
+  summary?: string;
+  /** --currency, else the config file's. */
+  currency?: string;
+}
+
+/** reportOptions reads every option of `costgate report` before any request. */
+export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
+  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", clock);
+  // a replay runs at 00:00 UTC of its day
+  const now = asOf ? dayStartOf(asOf) : clock;
+  const format = formatFromFlags(o);
+  const t = targetOptions(o, { one: "to report" });
+  const target = t.targets[0] as Target;
+  const period = periodFromFlags(o, now, asOf);
+  const gate = o["gate"] === true;
+  // asked for a verdict: a report with no threshold would be a green gate that checks nothing
+  if (gate) requireGate(target.config);
+  const html = htmlPathFromFlags(o);
+  const summary = summaryPathFrom(text(o, "summary"));
+  const currency = (text(o, "currency") ?? t.file?.currency)?.trim() || undefined;
+  return {
+    ...t,
+    target,
+    period,
+    now,
+    ...(asOf ? { asOf } : {}),
+    format,
+    gate,
+    ...(html ? { html } : {}),
+    ...(summary ? { summary } : {}),
+    ...(currency ? { currency } : {}),
   };
 }

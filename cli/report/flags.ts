@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { addDays, FLAG_NAMES, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { UsageError } from "../errors";
-import { type Flags as Opts, wholeNumber } from "../options";
+import { type Flags as Opts, wholeNumber } from "../options/parse";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;
