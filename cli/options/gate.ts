@@ -24,9 +24,9 @@ import { dayStartOf, parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
-import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "../report/flags";
 import { summaryPathFrom } from "../summary";
 import { decimal, type Flags, text } from "./parse";
+import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "./report";
 
 /** amount reads an amount of 0 or more, within the bounds of every amount (MAX_AMOUNT, cents). */
 export function amount(v: unknown, flag: string): number {

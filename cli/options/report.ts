@@ -1,11 +1,12 @@
 /**
- * The report's flags, read and checked before any request: the period, the output and the thresholds.
+ * The report's flags, read and checked before any request: the period and the output (the thresholds:
+ * ./gate.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { addDays, FLAG_NAMES, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { UsageError } from "../errors";
-import { type Flags as Opts, wholeNumber } from "../options/parse";
+import { type Flags as Opts, wholeNumber } from "./parse";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;
