@@ -342,7 +342,7 @@ could not be written (the old file is kept; with --gate a failing gate's 1 wins)
     .addHelpText("after", "\nExamples:\n  npx costgate demo\n  npx costgate demo --html /tmp/demo.html")
     .action((opts: Opts) =>
       run(
-        Promise.all([import("./commands/demo"), import("./report/flags")]).then(([m, flags]) => {
+        Promise.all([import("./commands/demo"), import("./options/report")]).then(([m, flags]) => {
           // the same check as report --html, before anything starts
           const html = flags.htmlPathFromFlags(opts);
           return m.demoCommand(undefined, html === undefined ? undefined : { html });

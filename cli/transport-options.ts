@@ -3,7 +3,7 @@
  */
 import type { Command } from "commander";
 import { MAX_TIMEOUT_MS, type RetryOptions, type Timeouts } from "../provider/http";
-import { UsageError } from "./errors";
+import { seconds, wholeNumber } from "./options/parse";
 
 /** addTransportOptions adds --timeout and --retries to a command. */
 export function addTransportOptions(cmd: Command): Command {
@@ -23,24 +23,12 @@ export function transportArgsFrom(o: Readonly<Record<string, unknown>>): {
   const out: { timeouts?: Timeouts; retry?: RetryOptions } = {};
   const timeout = o["timeout"];
   if (typeof timeout === "string") {
-    const ms = Number(timeout) * 1000;
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(timeout) || !Number.isFinite(ms) || ms <= 0) {
-      throw new UsageError(`--timeout: "${timeout}" is not a positive number of seconds; e.g. --timeout 30`);
-    }
-    if (ms > MAX_TIMEOUT_MS) {
-      throw new UsageError(
-        `--timeout: "${timeout}" seconds is longer than a timer can hold; give at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} (about 24 days)`,
-      );
-    }
+    const ms = seconds(timeout, "--timeout", MAX_TIMEOUT_MS);
     out.timeouts = { totalMs: ms, headersMs: ms, bodyMs: ms };
   }
   const retries = o["retries"];
   if (typeof retries === "string") {
-    const n = Number(retries);
-    if (retries.trim() === "" || !Number.isInteger(n) || n < 0) {
-      throw new UsageError(`--retries: "${retries}" is not a whole number of 0 or more; e.g. --retries 4`);
-    }
-    out.retry = { tries: n + 1 };
+    out.retry = { tries: wholeNumber(retries, "--retries", 0, "--retries 4") + 1 };
   }
   return out;
 }

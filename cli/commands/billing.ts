@@ -10,7 +10,7 @@ import { safeJson } from "../../provider/text";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { money } from "../format";
-import { type Flags as Opts, text } from "../options";
+import { type Flags as Opts, text, wholeNumber } from "../options/parse";
 import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";
 import { transportArgsFrom } from "../transport-options";
@@ -82,12 +82,7 @@ export function billingEndpointFrom(o: Opts) {
 
 /** positiveInt reads an optional whole-number flag. */
 export function positiveInt(o: Opts, key: string, flag: string): number | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag}: "${v}" is not a whole number of 1 or more`);
-  return n;
+  return o[key] === undefined ? undefined : wholeNumber(o[key], flag);
 }
 
 export async function balanceCommand(o: Opts): Promise<number> {

@@ -13,18 +13,18 @@ import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
-import { day, decimal, type Flags, flagOf, requireGate, targetOptions } from "../options";
-import { VERDICT_ICON } from "../report/markdown";
+import { checkOptions, type Flags, flagOf } from "../options";
+import { annotations, annotationText, findingLine, findingsTable } from "../report/findings";
+import { cell, VERDICT_ICON } from "../report/markdown";
 import {
   dataNotes,
   judged,
   reasonTexts,
   SHOWN_REASONS,
-  statusWord,
   VERDICT_WORD,
   verdictSentence,
 } from "../report/words";
-import { appendSummary, summaryPathFrom } from "../summary";
+import { appendSummary } from "../summary";
 import { billingEndpointFrom, runRequestCap } from "./billing";
 
 /**
@@ -40,7 +40,7 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
     const message = unset
       ? `not configured; set ${f.rule in THRESHOLD_OF ? flagOf(THRESHOLD_OF[f.rule as keyof typeof THRESHOLD_OF]) : "its threshold"} to check it`
       : f.message;
-    lines.push(`  ${statusWord(f).padEnd(11)}${`${f.rule} (${f.level})`.padEnd(29)}${message}`);
+    lines.push(findingLine(f, { level: true, message }));
     // why the model's month-end forecast is what it is, under the rule that judges it
     if (f.rule === "monthly-budget" && judged(f) && f.figures["method"] !== "trailing-mean") {
       const today = addDays(e.figures.lastFullDay, 1);
@@ -56,29 +56,18 @@ export function checkText(e: Evaluation, notes: string[] = []): string {
  * annotations are GitHub Actions' workflow commands: an error for a failed mandatory rule, a warning for a
  * failed advisory one, and an error for a project with no verdict (nothing mandatory was judged).
  */
-function annotations(e: Evaluation): string {
-  const encode = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function checkAnnotations(e: Evaluation): string {
   const none =
     e.verdict === "none"
-      ? `::error title=costgate (project ${e.projectId})::${encode(`${VERDICT_WORD.none}: ${noVerdictReason(e)}`)}\n`
+      ? `::error title=costgate (project ${e.projectId})::${annotationText(`${VERDICT_WORD.none}: ${noVerdictReason(e)}`)}\n`
       : "";
-  return (
-    none +
-    e.findings
-      .filter((f) => f.status === "fail")
-      .map(
-        (f) =>
-          `::${f.level === "mandatory" ? "error" : "warning"} title=costgate ${f.rule} (project ${e.projectId})::${encode(f.message)}\n`,
-      )
-      .join("")
-  );
+  return none + annotations(e.findings, `project ${e.projectId}`);
 }
 
 /** summaryMarkdown is the check as Markdown for GITHUB_STEP_SUMMARY: one table per project. */
 function summaryMarkdown(
   results: { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] }[],
 ): string {
-  const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const out: string[] = [];
   for (const r of results) {
     if (!r.evaluation) {
@@ -89,9 +78,7 @@ function summaryMarkdown(
     out.push(
       `### ${VERDICT_ICON[e.verdict]} costgate check: project ${e.projectId} — ${cell(verdictSentence(e))}`,
       "",
-      "| Rule | Level | Result | Message |",
-      "| --- | --- | --- | --- |",
-      ...e.findings.map((f) => `| \`${f.rule}\` | ${f.level} | ${statusWord(f)} | ${cell(f.message)} |`),
+      ...findingsTable(e.findings, { first: "rule" }),
       "",
       ...(r.notes ?? []).map((n) => `Note: ${cell(n)}\n`),
     );
@@ -101,19 +88,7 @@ function summaryMarkdown(
 
 /** checkCommand checks every flag and the config file (read once), then each project, and reports. */
 export async function checkCommand(o: Flags): Promise<number> {
-  const { targets, product } = targetOptions(o);
-  for (const t of targets) requireGate(t.config, targets.length > 1 ? t.projectId : undefined);
-  // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
-  const summaryFlag = typeof o["summary"] === "string" ? "--summary" : "GITHUB_STEP_SUMMARY";
-  const summary = summaryPathFrom(
-    typeof o["summary"] === "string"
-      ? o["summary"]
-      : process.env["GITHUB_ACTIONS"] === "true" && process.env["GITHUB_STEP_SUMMARY"]
-        ? process.env["GITHUB_STEP_SUMMARY"]
-        : undefined,
-    summaryFlag,
-  );
-  const concurrency = o["concurrency"] === undefined ? 8 : concurrencyOf(o["concurrency"]);
+  const { targets, product, concurrency, asOf, now, summary, json } = checkOptions(o);
   const ep = billingEndpointFrom(o);
   // two requests a project at least (balance, charges): a list the run's cap cannot cover is refused
   // before the first request rather than cut off in the middle
@@ -123,8 +98,6 @@ export async function checkCommand(o: Flags): Promise<number> {
       `${targets.length} projects need at least ${targets.length * 2} requests, more than the run's cap of ${cap} (--max-requests); check fewer projects at once or raise --max-requests`,
     );
   }
-  const now = new Date();
-  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", now);
   const limit = pLimit(concurrency);
   type Result = { projectId: number; evaluation?: Evaluation; error?: string; notes?: string[] };
   const results = await Promise.all(
@@ -147,7 +120,7 @@ export async function checkCommand(o: Flags): Promise<number> {
   // a project with nothing judged has no verdict, and then the run has none either: never a PASS
   const unjudged = results.some((r) => r.evaluation?.verdict === "none");
   const verdict = failed ? "fail" : unreachable ? "unknown" : unjudged ? "none" : "pass";
-  if (o["json"]) {
+  if (json) {
     process.stdout.write(
       `${safeJson({ verdict, checkedAt: now.toISOString(), ...(asOf ? { asOf } : {}), projects: results }, 2)}\n`,
     );
@@ -160,7 +133,7 @@ export async function checkCommand(o: Flags): Promise<number> {
     }
   }
   if (process.env["GITHUB_ACTIONS"] === "true") {
-    for (const r of results) if (r.evaluation) process.stdout.write(annotations(r.evaluation));
+    for (const r of results) if (r.evaluation) process.stdout.write(checkAnnotations(r.evaluation));
   }
   for (const r of results) {
     if (r.evaluation?.verdict === "none")
@@ -169,13 +142,6 @@ export async function checkCommand(o: Flags): Promise<number> {
   const code = failed ? EXIT.violation : unreachable ? EXIT.api : unjudged ? EXIT.usage : EXIT.ok;
   return writeOutputs(
     code,
-    summary ? [() => appendSummary(summary, summaryMarkdown(results), summaryFlag)] : [],
+    summary ? [() => appendSummary(summary.path, summaryMarkdown(results), summary.flag)] : [],
   );
-}
-
-/** concurrencyOf reads --concurrency: a whole number, 1 or more. */
-function concurrencyOf(v: unknown): number {
-  const n = decimal(v, "--concurrency", "8");
-  if (!Number.isInteger(n) || n < 1) throw new UsageError("--concurrency: must be a whole number, 1 or more");
-  return n;
 }

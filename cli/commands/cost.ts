@@ -11,24 +11,21 @@ import type { DataFileLimit } from "../../provider/data-file";
 import { readBounded, readStreamBounded } from "../../provider/files";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
+import { type GateFinding, judgeChange, nameOf, shown } from "../../provider/preview/gates";
 import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
-import { cleanText, safeJson } from "../../provider/text";
+import { safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
 import { inputLimitFrom, writeOutputs } from "../files";
 import { money } from "../format";
 import { amount, type Flags, targetOptions } from "../options";
-import { cell } from "../report/markdown";
-import { statusWord } from "../report/words";
+import { cell, findingLine, findingsTable } from "../report/findings";
 import { appendSummary, summaryPathFrom } from "../summary";
 import { billingEndpointFrom } from "./billing";
 
-/** A gate on the change and how it came out. */
-export interface CostGate {
+/** A gate on the change and how it came out: a finding, with `gate` naming it as before. */
+export interface CostGate extends GateFinding {
   gate: string;
-  level: "mandatory" | "advisory";
-  status: "pass" | "fail";
-  message: string;
 }
 
 /** The forecast before and after the change, when a project and billing are given. */
@@ -152,58 +149,15 @@ export async function costCommand(o: Flags): Promise<number> {
       after: pick(afterE.figures.forecast),
       evaluation: afterE,
     };
-    for (const f of afterE.findings) {
-      const gated: string[] = configuredGates(target.config);
-      // only a judged rule is a gate: one that could not be judged neither passes nor fails the change
-      if (f.level === "disabled" || (f.status !== "pass" && f.status !== "fail") || !gated.includes(f.rule))
-        continue;
-      result.gates.push({
-        gate: f.rule,
-        level: f.level === "mandatory" ? "mandatory" : "advisory",
-        status: f.status === "fail" ? "fail" : "pass",
-        message: f.message,
-      });
-    }
   }
+  const judged = judgeChange(
+    cost,
+    { maxMonthlyIncrease: maxIncrease, maxIncreasePercent: maxPercent, failOnUnpriced },
+    result.forecast && target ? { evaluation: result.forecast.evaluation, config: target.config } : undefined,
+  );
+  result.gates = judged.findings.map((f) => ({ gate: f.rule, ...f }));
+  result.verdict = judged.verdict;
   const delta = cost.totals.monthlyDelta;
-  if (maxIncrease !== undefined) {
-    result.gates.push({
-      gate: "max-monthly-increase",
-      level: "mandatory",
-      status: delta > maxIncrease ? "fail" : "pass",
-      message: `The change ${delta >= 0 ? "adds" : "removes"} ${money(Math.abs(delta))} a month; at most ${money(maxIncrease)} more is allowed.`,
-    });
-  }
-  if (maxPercent !== undefined) {
-    const before = cost.totals.monthlyBefore;
-    const pct = before > 0 ? (delta / before) * 100 : delta > 0 ? Number.POSITIVE_INFINITY : 0;
-    result.gates.push({
-      gate: "max-increase-percent",
-      level: "mandatory",
-      status: pct > maxPercent ? "fail" : "pass",
-      message:
-        before > 0
-          ? `The change moves the stack's priced resources from ${money(before)} to ${money(cost.totals.monthlyAfter)} a month (${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %); at most +${maxPercent} % is allowed.`
-          : `The stack's priced resources cost nothing before the change and ${money(cost.totals.monthlyAfter)} a month after it; at most +${maxPercent} % is allowed.`,
-    });
-  }
-  if (cost.unpriced.length > 0) {
-    result.gates.push({
-      gate: "unpriced",
-      level: failOnUnpriced ? "mandatory" : "advisory",
-      status: "fail",
-      message: `${plural(cost.unpriced.length, "resource")} could not be priced and ${cost.unpriced.length === 1 ? "is" : "are"} not in the totals: ${cost.unpriced.map((u) => `${nameOf(u.urn)} (${shown(u.reason)})`).join("; ")}.`,
-    });
-  } else if (failOnUnpriced) {
-    result.gates.push({
-      gate: "unpriced",
-      level: "mandatory",
-      status: "pass",
-      message: "Every resource was priced.",
-    });
-  }
-  const judged = result.gates.filter((g) => g.level === "mandatory");
-  result.verdict = judged.some((g) => g.status === "fail") ? "fail" : judged.length > 0 ? "pass" : "none";
 
   const quiet = quietBelow !== undefined && Math.abs(delta) < quietBelow && result.verdict !== "fail";
   if (o["json"]) process.stdout.write(`${safeJson(result, 2)}\n`);
@@ -212,10 +166,6 @@ export async function costCommand(o: Flags): Promise<number> {
   const code = result.verdict === "fail" ? EXIT.violation : EXIT.ok;
   return writeOutputs(code, summary && !quiet ? [() => appendSummary(summary, costMarkdown(result))] : []);
 }
-
-/** shown is a name, type or reason from the preview or the rate card as printed: one clean line. */
-const shown = (text: string) => cleanText(text, { maxLength: 200 });
-const nameOf = (urn: string) => shown(urn.split("::").pop() ?? urn);
 
 function forecastLines(r: CostResult): string[] {
   const f = r.forecast;
@@ -260,8 +210,7 @@ export function costText(r: CostResult): string {
   );
   if (r.gates.length) {
     lines.push("");
-    for (const g of r.gates)
-      lines.push(`  ${statusWord(g).padEnd(5)}${g.gate.padEnd(22)}${cleanText(g.message)}`);
+    for (const g of r.gates) lines.push(findingLine(g));
   }
   lines.push("", verdictLine(r));
   return `${lines.join("\n")}\n`;
@@ -303,13 +252,7 @@ export function costMarkdown(r: CostResult): string {
       ...r.unpriced.map((u) => `- \`${cell(nameOf(u.urn))}\` (${cell(u.type)}, ${u.op}): ${cell(u.reason)}`),
       "",
     );
-  if (r.gates.length)
-    out.push(
-      "| Gate | Level | Result | Message |",
-      "| --- | --- | --- | --- |",
-      ...r.gates.map((g) => `| \`${g.gate}\` | ${g.level} | ${statusWord(g)} | ${cell(g.message)} |`),
-      "",
-    );
+  if (r.gates.length) out.push(...findingsTable(r.gates, { first: "rule", name: "Gate" }), "");
   if (same.length)
     out.push(
       `<details><summary>Unchanged resources (${same.length})</summary>`,

@@ -6,12 +6,14 @@ import { resolve } from "node:path";
 import { policyPackConfig, readCostgateConfig } from "../../provider/budget/config-file";
 import { safeJson } from "../../provider/text";
 import { inputLimitFrom, writeFileAtomic } from "../files";
+import { type Flags, text } from "../options";
 
 /** policyConfigCommand prints the pack's config, or with --output replaces that file whole. */
-export async function policyConfigCommand(o: Record<string, string | boolean | undefined>): Promise<number> {
+export async function policyConfigCommand(o: Flags): Promise<number> {
   const file = readCostgateConfig(String(o["config"]), inputLimitFrom(o));
   const json = `${safeJson(policyPackConfig(file), 2)}\n`;
-  if (typeof o["output"] === "string") writeFileAtomic(resolve(o["output"]), json, "--output");
+  const output = text(o, "output");
+  if (output !== undefined) writeFileAtomic(resolve(output), json, "--output");
   else process.stdout.write(json);
   return 0;
 }

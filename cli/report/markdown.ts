@@ -2,23 +2,12 @@
  * The report as Markdown for a pull-request comment: the figures and the verdicts as tables, the
  * days folded away.
  */
-import escapeHtml from "escape-html";
-import type { Finding } from "../../provider/budget/types";
-import { cleanText } from "../../provider/text";
 import { money } from "../format";
+import { cell, findingIcon, findingsTable } from "./findings";
 import type { Report } from "./model";
-import { dataNotes, dayLabel, reportReasons, statusWord, summarize } from "./words";
+import { dataNotes, dayLabel, reportReasons, summarize } from "./words";
 
-/** cell makes text safe in a table cell: no HTML, no pipe, no line break, no control character. */
-export function cell(text: string): string {
-  return escapeHtml(cleanText(text)).replace(/\|/g, "\\|");
-}
-
-/** ICON is a finding's outcome as an icon, beside its word: ⚠️ for a failed advisory rule (WARN). */
-export function findingIcon(f: Pick<Finding, "status" | "level">): string {
-  if (f.status === "fail") return f.level === "mandatory" ? "❌" : "⚠️";
-  return { pass: "✅", skip: "⏭️", "not-judged": "❔", "not-configured": "➖" }[f.status];
-}
+export { cell, findingIcon };
 
 /** VERDICT_ICON is a verdict as an icon: ➖ for NO VERDICT. */
 export const VERDICT_ICON = { pass: "✅", fail: "❌", none: "➖" } as const;
@@ -56,11 +45,7 @@ export function renderMarkdown(r: Report): string {
     ...(reasons.length > 0
       ? ["**Why the forecast moved**", "", ...reasons.map((t) => `- ${cell(t)}`), ""]
       : []),
-    "| Result | Rule | Level | Finding |",
-    "| --- | --- | --- | --- |",
-    ...r.evaluation.findings.map(
-      (x) => `| ${findingIcon(x)} ${statusWord(x)} | \`${x.rule}\` | ${x.level} | ${cell(x.message)} |`,
-    ),
+    ...findingsTable(r.evaluation.findings, { first: "result" }),
     "",
     `<details><summary>Charges per day (${r.days.length} days)</summary>`,
     "",

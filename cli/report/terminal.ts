@@ -4,20 +4,10 @@
  */
 import { plot } from "asciichart";
 import { Help } from "commander";
-import type { Finding } from "../../provider/budget/types";
 import type { Colors } from "./colors";
+import { findingBlock } from "./findings";
 import type { Report } from "./model";
-import {
-  axisNumber,
-  balanceText,
-  dataNotes,
-  dayLabel,
-  judged,
-  monthLabel,
-  reportReasons,
-  statusWord,
-  summarize,
-} from "./words";
+import { axisNumber, balanceText, dataNotes, dayLabel, monthLabel, reportReasons, summarize } from "./words";
 
 /** TerminalOptions choose colors and the width (80 columns unless told). */
 export interface TerminalOptions {
@@ -260,20 +250,6 @@ function reasonLines(reasons: string[], label: (t: string) => string, width: num
   });
 }
 
-function findingLines(f: Finding, c: Colors, width: number): string[] {
-  const word = statusWord(f);
-  const tint =
-    f.status === "pass"
-      ? c.green
-      : f.status === "fail"
-        ? f.level === "mandatory"
-          ? c.red
-          : c.yellow
-        : c.dim;
-  const head = `  ${tint(word.padEnd(5))} ${c.bold(f.rule.padEnd(16))} ${c.dim(f.level)}`;
-  return [head, ...wrap(f.message, 8, width).map((l) => (judged(f) ? l : c.dim(l)))];
-}
-
 /**
  * renderTerminal lays the report out for a terminal: plain text unless `colors` is enabled; every
  * line fits in `width` (80) columns.
@@ -317,7 +293,7 @@ export function renderTerminal(r: Report, opts: TerminalOptions): string {
     ...row("Runway", s.runway),
     "",
     `${label("Rules")}${verdictTint(c.bold(s.verdict))}`,
-    ...r.evaluation.findings.flatMap((f) => findingLines(f, c, width)),
+    ...r.evaluation.findings.flatMap((f) => findingBlock(f, c, (t) => wrap(t, 8, width))),
   ];
   return `${out.join("\n")}\n`;
 }

@@ -15,8 +15,17 @@
 import { type ProductId, parseProduct } from "../billing/products";
 import { parseProjectIds } from "../billing/project-id";
 import { type BudgetConfig, budgetConfigSchema } from "./config";
-import type { CostgateConfig, ProjectEntry } from "./config-file";
 import type { Level, RuleName } from "./types";
+
+/**
+ * What the resolver reads of a configuration: the shape of `CostgateConfig` (./config-file.ts) after
+ * validation, `projects` as the list (the map form is read as the list), and of the pack's policy config.
+ */
+export interface TargetsConfig extends BudgetConfig {
+  projectId?: number;
+  projects?: (BudgetConfig & { projectId: number })[];
+  product?: string | number;
+}
 
 /** A project to judge, with the thresholds that apply to it. */
 export interface Target {
@@ -27,7 +36,7 @@ export interface Target {
 /** What {@link resolveTargets} reads; every field is optional. */
 export interface TargetsInput {
   /** The configuration, already validated (`readCostgateConfig`, `parseCostgateConfig`). */
-  file?: CostgateConfig;
+  file?: TargetsConfig;
   /** Thresholds laid over every project's (the command's flags); validated by the caller. */
   overrides?: BudgetConfig;
   /** The projects named explicitly: they replace the configuration's list (their entries still apply). */
@@ -101,7 +110,7 @@ export function resolveProduct(input: TargetsInput = {}): ProductId {
 let budgetKeys: (keyof BudgetConfig)[] | undefined;
 
 /** budgetPart is the thresholds of a configuration or of one of its projects (the other fields left out). */
-export function budgetPart(o: Partial<CostgateConfig> | ProjectEntry): BudgetConfig {
+export function budgetPart(o: BudgetConfig): BudgetConfig {
   const out: Record<string, unknown> = {};
   budgetKeys ??= Object.keys(budgetConfigSchema().shape) as (keyof BudgetConfig)[];
   for (const k of budgetKeys) if (o[k] !== undefined) out[k] = o[k];

@@ -12,3 +12,10 @@ export {
   parseDigest,
   typeOfUrn,
 } from "./digest";
+export {
+  type AfterChange,
+  type ChangeGateName,
+  type ChangeGates,
+  type GateFinding,
+  judgeChange,
+} from "./gates";

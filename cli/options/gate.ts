@@ -7,8 +7,8 @@
  * thresholds is answered by provider/budget/targets.ts; this file turns flags into its input.
  */
 
-import type { ProductId } from "../provider/billing/products";
-import { parseProjectId, parseProjectIds } from "../provider/billing/project-id";
+import type { ProductId } from "../../provider/billing/products";
+import { parseProjectId, parseProjectIds } from "../../provider/billing/project-id";
 import {
   amountProblem,
   type BudgetConfig,
@@ -16,36 +16,17 @@ import {
   mandatoryGates,
   parseBudgetConfig,
   RULE_NAMES,
-} from "../provider/budget/config";
-import { type CostgateConfig, readCostgateConfig } from "../provider/budget/config-file";
-import { resolveTargets, type Target } from "../provider/budget/targets";
-import type { Level, RuleName } from "../provider/budget/types";
-import { parseAsOf } from "../provider/check";
-import { isConfigError } from "../provider/errors";
-import { UsageError } from "./errors";
-import { inputLimitFrom } from "./files";
-
-/** Flags as commander gives them: a text, a switch, a repeated option's list. */
-export type Flags = Readonly<Record<string, string | boolean | string[] | undefined>>;
-
-/** text is a flag's value when it was given as a text. */
-export function text(o: Flags, key: string): string | undefined {
-  const v = o[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-/**
- * decimal reads a number written in decimal (`45000`, `-3`, `2.5`): `Number()` would also read `0x10`
- * as 16 and `1e3` as 1000, and an empty text as 0.
- */
-export function decimal(v: unknown, flag: string, example = "45000"): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n))
-    throw new UsageError(
-      `${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} ${example}`,
-    );
-  return n;
-}
+} from "../../provider/budget/config";
+import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/config-file";
+import { resolveTargets, type Target } from "../../provider/budget/targets";
+import type { Level, RuleName } from "../../provider/budget/types";
+import { dayStartOf, parseAsOf } from "../../provider/check";
+import { isConfigError } from "../../provider/errors";
+import { UsageError } from "../errors";
+import { inputLimitFrom } from "../files";
+import { summaryPathFrom } from "../summary";
+import { decimal, type Flags, text } from "./parse";
+import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "./report";
 
 /** amount reads an amount of 0 or more, within the bounds of every amount (MAX_AMOUNT, cents). */
 export function amount(v: unknown, flag: string): number {
@@ -54,14 +35,6 @@ export function amount(v: unknown, flag: string): number {
   const problem = amountProblem(Number(v));
   if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
   return Number(v);
-}
-
-/** wholeNumber reads a whole number of `min` or more (a count, a number of days). */
-export function wholeNumber(v: unknown, setting: string, min = 1): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`${setting}: "${String(v)}" is not a whole number of ${min} or more`);
-  return n;
 }
 
 /** day reads a day (`YYYY-MM-DD`, from 2000, not after today), e.g. --as-of. */
@@ -193,4 +166,95 @@ export function targetOptions(o: Flags, want: { one?: string; optional?: boolean
     parseProjectId(process.env["COSTGATE_PROJECT_ID"], "COSTGATE_PROJECT_ID");
   }
   return { ...base, targets: r.targets };
+}
+
+/** `costgate check`'s options. */
+export interface CheckOptions extends TargetOptions {
+  /** Projects checked at once (--concurrency, default 8). */
+  concurrency: number;
+  /** The replay's day (--as-of), when given. */
+  asOf?: string;
+  now: Date;
+  /** Where the Markdown summary goes: --summary, else GITHUB_STEP_SUMMARY under GitHub Actions. */
+  summary?: { path: string; flag: string };
+  json: boolean;
+}
+
+/**
+ * checkOptions reads every option of `costgate check` before any request: the targets (each must set a
+ * mandatory gate), --concurrency, --as-of, --summary (or GITHUB_STEP_SUMMARY) and --json.
+ */
+export function checkOptions(o: Flags, now = new Date()): CheckOptions {
+  const t = targetOptions(o);
+  for (const { projectId, config } of t.targets)
+    requireGate(config, t.targets.length > 1 ? projectId : undefined);
+  // under GitHub Actions the step summary is where verdicts are read: used unless --summary names a file
+  const flag = text(o, "summary") !== undefined ? "--summary" : "GITHUB_STEP_SUMMARY";
+  const path = summaryPathFrom(
+    text(o, "summary") ??
+      (process.env["GITHUB_ACTIONS"] === "true" && process.env["GITHUB_STEP_SUMMARY"]
+        ? process.env["GITHUB_STEP_SUMMARY"]
+        : undefined),
+    flag,
+  );
+  let concurrency = 8;
+  if (o["concurrency"] !== undefined) {
+    concurrency = decimal(o["concurrency"], "--concurrency", "8");
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new UsageError("--concurrency: must be a whole number, 1 or more");
+  }
+  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", now);
+  return {
+    ...t,
+    concurrency,
+    ...(asOf ? { asOf } : {}),
+    now,
+    ...(path ? { summary: { path, flag } } : {}),
+    json: o["json"] === true,
+  };
+}
+
+/** `costgate report`'s options: one project, its period, the outputs. */
+export interface ReportOptions extends TargetOptions {
+  target: Target;
+  period: { from: string; to: string; maxPeriodDays?: number };
+  /** The report's clock: now, or 00:00 UTC of the --as-of day. */
+  now: Date;
+  asOf?: string;
+  format: "terminal" | "markdown" | "json";
+  /** --gate: exit as check does. */
+  gate: boolean;
+  html?: string;
+  summary?: string;
+  /** --currency, else the config file's. */
+  currency?: string;
+}
+
+/** reportOptions reads every option of `costgate report` before any request. */
+export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
+  const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", clock);
+  // a replay runs at 00:00 UTC of its day
+  const now = asOf ? dayStartOf(asOf) : clock;
+  const format = formatFromFlags(o);
+  const t = targetOptions(o, { one: "to report" });
+  const target = t.targets[0] as Target;
+  const period = periodFromFlags(o, now, asOf);
+  const gate = o["gate"] === true;
+  // asked for a verdict: a report with no threshold would be a green gate that checks nothing
+  if (gate) requireGate(target.config);
+  const html = htmlPathFromFlags(o);
+  const summary = summaryPathFrom(text(o, "summary"));
+  const currency = (text(o, "currency") ?? t.file?.currency)?.trim() || undefined;
+  return {
+    ...t,
+    target,
+    period,
+    now,
+    ...(asOf ? { asOf } : {}),
+    format,
+    gate,
+    ...(html ? { html } : {}),
+    ...(summary ? { summary } : {}),
+    ...(currency ? { currency } : {}),
+  };
 }

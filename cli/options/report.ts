@@ -1,12 +1,13 @@
 /**
- * The report's flags, read and checked before any request: the period, the output and the thresholds.
+ * The report's flags, read and checked before any request: the period and the output (the thresholds:
+ * ./gate.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
 import { UsageError } from "../errors";
-import { type Flags as Opts, wholeNumber } from "../options";
 import { FLAG_NAMES } from "../period-flags";
+import { type Flags as Opts, wholeNumber } from "./parse";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;
