@@ -26,6 +26,13 @@ export const THRESHOLD_OF = {
   "min-runway-days": RULE_INFO["min-runway-days"].threshold,
 } as const satisfies Partial<Record<RuleName, keyof BudgetConfig>>;
 
+/** Every setting RULE_INFO names is a key of BudgetConfig (a compile-time check; rule-info.ts imports nothing of this file). */
+type RuleSettings = {
+  [R in RuleName]: (typeof RULE_INFO)[R] extends { readonly settings: readonly (infer S)[] } ? S : never;
+}[RuleName];
+const _ruleSettingsAreKnown: Assert<RuleSettings extends keyof BudgetConfig ? true : false> = true;
+void _ruleSettingsAreKnown;
+
 /** RULE_SETTINGS lists the settings each rule reads (the policy pack gives each policy these). */
 export const RULE_SETTINGS: Readonly<Record<RuleName, readonly (keyof BudgetConfig)[]>> = Object.fromEntries(
   RULE_NAMES.map((r) => [r, RULE_INFO[r].settings]),

@@ -4,24 +4,25 @@
  * The rule files add the check; the configuration's defaults, the CLI and the policy pack read these,
  * so nothing restates a rule's name, sentence or level by hand. No runtime imports: config.ts reads it.
  */
-import type { BudgetConfig } from "./config";
 import type { Level, RuleName } from "./types";
 
 /**
- * RuleInfo describes one budget rule without its check.
+ * RuleInfo describes one budget rule without its check. `Setting` names the budget settings (the keys of
+ * `BudgetConfig`; config.ts checks at compile time that every name here is one, so this file imports nothing
+ * of it).
  *
  * @example RULE_INFO["min-balance"].defaultLevel; // "mandatory"
  */
-export interface RuleInfo {
+export interface RuleInfo<Setting extends string = string> {
   readonly name: RuleName;
   /** One sentence, for a policy pack's policy list and `costgate check --help`. */
   readonly description: string;
   /** The level unless `levels` (or a policy's `enforcementLevel`) says otherwise. */
   readonly defaultLevel: Level;
   /** The setting that turns the rule on; daily-spike runs on its default factor. */
-  readonly threshold?: keyof BudgetConfig;
+  readonly threshold?: Setting;
   /** The settings the rule reads (the pack gives each policy these). */
-  readonly settings: readonly (keyof BudgetConfig)[];
+  readonly settings: readonly Setting[];
   /** How grave a failure is, in the policy SDK's words. */
   readonly severity: "low" | "medium" | "high" | "critical";
   /** What to do when the rule fails, in whole sentences. */
