@@ -4,7 +4,7 @@
 
 import { plural } from "../words";
 import type { TrailingAverage } from "./average";
-import type { ResolvedBudgetConfig } from "./config";
+import type { BudgetConfig, ResolvedBudgetConfig } from "./config";
 import type { MonthForecast } from "./forecast";
 import { formatMoney } from "./money";
 import type { RuleInfo } from "./rule-info";
@@ -38,7 +38,7 @@ export type RuleOutcome = Omit<Finding, "rule" | "level">;
  * BudgetRule is one budget rule: what it is ({@link RuleInfo}, declared in rule-info.ts: name, one
  * sentence, default level, settings, threshold, severity, remediation) and its check.
  */
-export interface BudgetRule extends RuleInfo {
+export interface BudgetRule extends RuleInfo<keyof BudgetConfig> {
   /** @internal */
   check(ctx: RuleContext): RuleOutcome;
 }
