@@ -1,17 +1,5 @@
 /**
- * Amounts from the wire: the money module's reading half, kept under this path for its importers
- * (provider/money.ts is the one money module).
+ * Amounts from the wire, kept under this path for its importers: provider/money.ts is the one money module.
+ * (`export *`: the names marked internal there leave the declarations with them, and no dangling name stays.)
  */
-export {
-  AMOUNT_BOUNDS,
-  type AmountReading,
-  cents,
-  MAX_AMOUNT,
-  MAX_AMOUNT_CHARS,
-  MAX_AMOUNT_DECIMALS,
-  parseAmount,
-  quoteWire,
-  readAmount,
-  sum,
-  toNumber,
-} from "../money";
+export * from "../money";

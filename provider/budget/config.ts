@@ -168,7 +168,11 @@ function buildBudgetConfigSchema() {
     .strict();
 }
 
-/** budgetConfigSchema builds a fresh schema (callers may convert or extend it); parsing uses one per process. */
+/**
+ * budgetConfigSchema builds a fresh schema (callers may convert or extend it); parsing uses one per process.
+ * Public callers use {@link parseBudgetConfig}; zod types stay out of the public declarations.
+ * @internal
+ */
 export function budgetConfigSchema() {
   return buildBudgetConfigSchema();
 }

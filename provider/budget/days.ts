@@ -1,12 +1,5 @@
 /**
- * UTC calendar days as whole numbers, kept under this path for its importers (provider/calendar.ts is the
- * one calendar).
+ * UTC calendar days as whole numbers, kept under this path for its importers: provider/calendar.ts is the one
+ * calendar (`export *`: the names marked internal there leave the declarations with them).
  */
-export {
-  dayNumber,
-  dayString,
-  daysLeftInMonth,
-  type MonthPosition,
-  monthPosition,
-  utcDay,
-} from "../calendar";
+export * from "../calendar";

@@ -140,7 +140,7 @@ function buildRateCardSchema() {
     .strict();
 }
 
-/** rateCardSchema is the schema built once per process ({@link perProcess}). */
+/** rateCardSchema is the schema built once per process ({@link perProcess}); zod types stay out of the public declarations. @internal */
 export function rateCardSchema() {
   return perProcess(buildRateCardSchema);
 }
