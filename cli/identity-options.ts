@@ -19,6 +19,9 @@ function flagOf(f: (typeof IDENTITY_FIELDS)[number]): string {
 /** The identity fields the command line takes, each with its flag (provider/identity/fields.ts). */
 const FLAGS = IDENTITY_FIELDS.filter((f) => f.flag).map((f) => ({ field: f, flag: flagOf(f) }));
 
+/** IDENTITY_FLAGS are the identity flags every identity command takes (`--os-auth-url`, ...). */
+export const IDENTITY_FLAGS: readonly string[] = FLAGS.map((f) => f.flag);
+
 /** addIdentityOptions adds the --os-* flags, --timeout and --retries to a command. */
 export function addIdentityOptions(cmd: Command): Command {
   for (const { field, flag } of FLAGS) {

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { IDENTITY_FLAGS } from "../../cli/identity-options";
 import { priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
 import { readRateCard } from "../../provider/pricing/rate-card";
@@ -61,7 +62,8 @@ function costgateFlags(): Set<string> {
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
     );
-  const flags = new Set(["--help", "--version", "--os-"]);
+  // the identity flags are derived from one field list (provider/identity/fields.ts), not spelled in .option()
+  const flags = new Set(["--help", "--version", "--os-", ...IDENTITY_FLAGS]);
   for (const f of files(join(ROOT, "cli"))) {
     for (const m of readFileSync(f, "utf8").matchAll(/\.option\(\s*"(--[a-z][a-z0-9-]*)/g))
       flags.add(m[1] ?? "");
