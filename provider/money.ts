@@ -2,7 +2,7 @@
  * Money, the one module: amounts as the endpoint may send them (docs/API.md#balance, docs/API.md#consumption
  * leave types open) read within documented bounds before any arithmetic, sums in decimal arithmetic (big.js,
  * so 0.1 + 0.2 is 0.3), results rounded to cents, and the figures written the way every message and output
- * writes them. provider/billing/money.ts, provider/budget/money.ts and cli/format.ts re-export from here.
+ * writes them. provider/billing/money.ts and provider/budget/money.ts re-export from here.
  *
  * Formatters are built once per process, on first use, and kept in {@link intlCache}: on `globalThis` under
  * a registered symbol, not in a module-level variable. A Pulumi dynamic provider that imports this module

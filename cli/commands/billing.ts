@@ -5,11 +5,11 @@ import { getBalance, getConsumption, parseProjectId } from "../../provider/billi
 import { isoDay, parsePeriod } from "../../provider/billing/periods";
 import { parseProduct, productName } from "../../provider/billing/products";
 import type { RequestBudget } from "../../provider/http";
+import { formatMoney as money } from "../../provider/money";
 import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
-import { money } from "../format";
 import { type Flags as Opts, text, wholeNumber } from "../options/parse";
 import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";

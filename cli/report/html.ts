@@ -3,7 +3,7 @@
  * Content-Security-Policy that lets the page load nothing else. It prints on A4.
  */
 import type { Finding } from "../../provider/budget/types";
-import { money } from "../format";
+import { formatMoney as money } from "../../provider/money";
 import { html, SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { budgetMeterSvg, partialDayOf, spendChartSvg } from "./svg";

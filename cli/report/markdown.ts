@@ -2,7 +2,7 @@
  * The report as Markdown for a pull-request comment: the figures and the verdicts as tables, the
  * days folded away.
  */
-import { money } from "../format";
+import { formatMoney as money } from "../../provider/money";
 import { cell, findingIcon, findingsTable } from "./findings";
 import type { Report } from "./model";
 import { dataNotes, dayLabel, reportReasons, summarize } from "./words";

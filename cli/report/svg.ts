@@ -12,7 +12,7 @@
  */
 import type { Quantile } from "../../provider/budget/config";
 import type { QuantileFigures } from "../../provider/budget/types";
-import { money } from "../format";
+import { formatMoney as money } from "../../provider/money";
 import { html, type SafeHtml } from "./html-escape";
 import type { Report } from "./model";
 import { axisNumber, dayLabel, reasonTexts } from "./words";

@@ -8,10 +8,9 @@ import { reasonText } from "../../provider/budget/reasons";
 import type { Evaluation, Finding, ForecastFigures, Status, Verdict } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
 import { dayInWords, monthInWords } from "../../provider/calendar";
-import { numberFormat } from "../../provider/money";
+import { formatMoney as money, numberFormat } from "../../provider/money";
 import { cleanText } from "../../provider/text";
 import { plural } from "../../provider/words";
-import { money } from "../format";
 import type { Report } from "./model";
 
 /** formatDay writes `YYYY-MM-DD` with its month short (`22 Nov`) or long (`22 November`), and the year if asked (UTC). */
