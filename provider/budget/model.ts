@@ -209,6 +209,7 @@ function read(amounts: number[], firstDay: number): Reading {
   const tol = Math.max(0.3, 4 * noise);
   const near0 = (i: number) =>
     expected[i]! > 0 && c[i]! <= 0.15 * expected[i]! && typical[weekdayOf(firstDay + i)]! >= 0.3;
+  const lostDays = new Set<number>();
   let caught = 0;
   let lost = 0;
   let pendingFrom = n;
@@ -231,7 +232,10 @@ function read(amounts: number[], firstDay: number): Reading {
       for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
       reasons.push({ kind: "delay", day: firstDay + i });
       caught++;
-    } else lost++;
+    } else {
+      lost++;
+      for (let k = i; k <= j; k++) lostDays.add(k);
+    }
     i = j;
   }
   if (pendingFrom === n && n > 0 && near0(n - 1)) pendingFrom = n - 1;
@@ -303,7 +307,7 @@ function read(amounts: number[], firstDay: number): Reading {
   const factors = Array(7).fill(1) as number[];
   if (mean > 0) {
     for (let w = 0; w < 7; w++) {
-      const vs = window.filter((_, i) => weekdayOf(start + i) === w);
+      const vs = window.filter((_, i) => weekdayOf(start + i) === w && !lostDays.has(n - window.length + i));
       if (vs.length === 0) continue;
       const raw = vs.reduce((a, b) => a + b, 0) / vs.length / mean;
       const d2 = (raw - 1) ** 2;
