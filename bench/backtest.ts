@@ -26,6 +26,7 @@ import {
   perSeriesRatios,
   quantileOf,
   replay,
+  seriesMissPct,
   summarizeMonth,
   summarizeRunway,
 } from "./evaluate";
@@ -105,6 +106,21 @@ function report(
       `vs ${b.padEnd(14)} median ${f2(quantileOf(rs, 0.5))}  75th pct ${f2(quantileOf(rs, 0.75))}  within ${b === "run-rate" ? "0.8" : "0.85"}× ${f1(within)} %  worse than it ${f1(worse)} %`,
     );
   }
+  // the checker's per-series bounds on the realistic families (neither flat nor short): the figure to drive down
+  const missOf = (fs: readonly string[]) => seriesMissPct(month.filter((x) => fs.includes(x.family)));
+  const realistic = FAMILIES.filter((f) => f !== "flat" && f !== "short-history");
+  const missPct: Record<string, number> = {
+    all: missOf(FAMILIES),
+    "excluding flat and short-history": missOf(realistic),
+  };
+  for (const f of FAMILIES) missPct[f] = missOf([f]);
+  perSeries.missPct = roundDeep(missPct);
+  out("\nseries missing 0.8× run-rate or 0.85× the trailing mean (the checker's per-series bounds), %");
+  out(
+    Object.entries(missPct)
+      .map(([k, v]) => `${k} ${f1(v)}`)
+      .join("  "),
+  );
   const rw = summarizeRunway(runway);
   out("\nrunway (a balance the truth exhausts 7–40 days after the as-of day): median |error| % of p50");
   out(

@@ -241,6 +241,35 @@ export function perSeriesRatios(xs: readonly MonthSample[], baseline: Exclude<Me
   return out;
 }
 
+/** The external check's per-series bounds (issue 20): ≤ 0.8× run-rate's error and ≤ 0.85× the trailing mean's. */
+export const PER_SERIES_BOUND = { "run-rate": 0.8, "trailing-mean": 0.85 } as const;
+
+/**
+ * seriesMissPct is the share (%) of the series in `xs` that miss a per-series bound: the model's median
+ * |error| over the series' own as-of days above 0.8× run-rate's or above 0.85× the trailing mean's. NaN
+ * when `xs` has no series.
+ */
+export function seriesMissPct(xs: readonly MonthSample[]): number {
+  const bySeed = new Map<number, MonthSample[]>();
+  for (const x of xs) bySeed.set(x.seed, [...(bySeed.get(x.seed) ?? []), x]);
+  if (bySeed.size === 0) return Number.NaN;
+  const med = (g: MonthSample[], m: Method) =>
+    quantileOf(
+      g.map((x) => Math.abs(x.error[m])),
+      0.5,
+    );
+  let missed = 0;
+  for (const g of bySeed.values()) {
+    const model = med(g, "model");
+    if (
+      model > PER_SERIES_BOUND["run-rate"] * med(g, "run-rate") ||
+      model > PER_SERIES_BOUND["trailing-mean"] * med(g, "trailing-mean")
+    )
+      missed++;
+  }
+  return (missed / bySeed.size) * 100;
+}
+
 /** What a set of runway samples says. */
 export interface RunwaySummary {
   n: number;

@@ -122,6 +122,28 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p80).toBeGreaterThanOrEqual(f.remaining!.p50);
   });
 
+  it("reads a lost day (a zero never caught up) as a lower level, not as a quieter weekday for weeks", () => {
+    // flat at 100, two Saturdays of the last 8 weeks lost (0, and the Sunday after at its level)
+    const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    const saturdays = history.flatMap((_, i) => (weekdayOf(MONDAY - 84 + i) === 6 ? [i] : []));
+    for (const i of saturdays.slice(-5, -3)) history[i] = 0;
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 13);
+    const sat = f.path.findIndex((_, i) => weekdayOf(MONDAY + i) === 6);
+    const others = f.path.filter((_, i) => weekdayOf(MONDAY + i) !== 6).map((q) => q.p50);
+    const mean = others.reduce((a, b) => a + b, 0) / others.length;
+    expect(f.path[sat]!.p50 / mean).toBeGreaterThan(0.95);
+    // …and the level carries the loss: about 2 days in 84 below 100, not above it
+    expect(mean).toBeLessThan(101);
+  });
+
+  it("follows a steady trend along its line: no lag behind the trailing means", () => {
+    // +1 a day from 100: the next 20 days average 193.5
+    const history = Array.from({ length: 84 }, (_, i) => (100 + i) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(190);
+    expect(f.remaining!.p50 / 20).toBeLessThan(197);
+  });
+
   it("forecasts yesterday's charges today when yesterday was 0 and the series' zeros are caught up", () => {
     // delays every ~9 days (a zero, then a double); yesterday is a zero whose catch-up has not come yet
     const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
