@@ -15,7 +15,7 @@
  *   npm run backtest:cli -- --json FILE       also write the figures as JSON
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pLimit from "p-limit";
@@ -26,8 +26,13 @@ import { billOn, type ForeignSeries, foreignSet, monthsOf } from "./foreign";
 import { interleave, median } from "./measure";
 
 const DAY_MS = 86_400_000;
-/** The CLI as users run it (bin/costgate over dist/). */
-const BIN = resolve(__dirname, "..", "..", "bin", "costgate");
+/** The CLI as users run it (bin/costgate over dist/), from bench/ (vitest) or dist/bench/ (npm run). */
+const BIN = resolve(
+  __dirname,
+  existsSync(resolve(__dirname, "..", "package.json")) ? ".." : "../..",
+  "bin",
+  "costgate",
+);
 /** Two cores are shared: at most this many CLI processes at once. */
 export const REPLAY_CONCURRENCY = 2;
 /** Project ids of the foreign series in the emulator: FIRST_ID + index. */
@@ -154,27 +159,30 @@ export function asOfDaysOf(
 
 /**
  * replayCli runs `check --as-of D --json` through the built CLI for every as-of day of each series (at most
- * {@link REPLAY_CONCURRENCY} at once) and returns the samples. The emulator must hold the series (seedForeign).
+ * {@link REPLAY_CONCURRENCY} at once) and returns the samples: `days` of the month (default 3, 5, …, 25), in
+ * `months` (`YYYY-MM`, default all), up to `today`. The emulator must hold the series (seedForeign).
  */
 export async function replayCli(
   emu: Emulator,
   series: readonly ForeignSeries[],
   ids: readonly number[],
-  days: readonly number[] = AS_OF_DAYS,
-  today = new Date().toISOString().slice(0, 10),
+  opts: { days?: readonly number[]; months?: readonly string[]; today?: string } = {},
 ): Promise<CliSample[]> {
+  const days = opts.days ?? AS_OF_DAYS;
+  const today = opts.today ?? new Date().toISOString().slice(0, 10);
   const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
   const limit = pLimit(REPLAY_CONCURRENCY);
   const jobs: Promise<CliSample>[] = [];
   series.forEach((s, i) => {
     for (const { asOf, first } of asOfDaysOf(s, days, today)) {
+      if (opts.months && !opts.months.includes(isoOf(first).slice(0, 7))) continue;
       jobs.push(
         limit(async () => {
           const args = ["check", "--project-id", String(ids[i]), "--monthly-budget", String(BUDGET)];
           const r = await runBin([...args, "--as-of", isoOf(asOf), "--json"], env);
           if (r.code !== 0 && r.code !== 1)
             throw new Error(`${s.name} as of ${isoOf(asOf)}: exit ${r.code}: ${r.stderr.slice(0, 400)}`);
-          const project = JSON.parse(r.stdout).projects[0];
+          const project = parsed(r, `${s.name} as of ${isoOf(asOf)}`).projects[0];
           const f = project.evaluation.figures;
           const q = f.forecast?.monthEnd ?? {
             p50: f.forecastMonthEnd,
@@ -187,6 +195,15 @@ export async function replayCli(
     }
   });
   return Promise.all(jobs);
+}
+
+/** parsed is the JSON a check printed; an exit without it (a crash, a missing build) is an error with stderr. */
+function parsed(r: { code: number; stdout: string; stderr: string }, what: string) {
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`${what}: exit ${r.code} without JSON: ${r.stderr.slice(0, 400)}`);
+  }
 }
 
 /** sampleOf computes the truth and the checker's baselines for one as-of day. */
@@ -283,7 +300,7 @@ export async function timeCheck100(
     const r = await runBin([...base, ...extra], env, bin);
     if (r.code !== 0 && r.code !== 1)
       throw new Error(`check of 100 projects: exit ${r.code}: ${r.stderr.slice(0, 400)}`);
-    const out = JSON.parse(r.stdout);
+    const out = parsed(r, "check of 100 projects");
     if (out.projects.length !== 100 || out.projects.some((p: { error?: unknown }) => p.error))
       throw new Error("check of 100 projects: a project has no evaluation");
   };
@@ -351,7 +368,7 @@ async function main(): Promise<void> {
   try {
     const ids = seedForeign(emu, series);
     const started = performance.now();
-    const samples = await replayCli(emu, series, ids, days);
+    const samples = await replayCli(emu, series, ids, { days });
     log(`${samples.length} checks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     process.stdout.write(`\n${report(series, samples)}\n`);
     const diffs = crossCheck(series, samples);
