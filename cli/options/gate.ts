@@ -25,6 +25,7 @@ import { isConfigError } from "../../provider/errors";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
 import { summaryPathFrom } from "../summary";
+import { type EndpointOptions, endpointOptions } from "./billing";
 import { decimal, type Flags, text } from "./parse";
 import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "./report";
 
@@ -178,6 +179,8 @@ export interface CheckOptions extends TargetOptions {
   /** Where the Markdown summary goes: --summary, else GITHUB_STEP_SUMMARY under GitHub Actions. */
   summary?: { path: string; flag: string };
   json: boolean;
+  /** How to reach billing, and the run's one request cap (--max-requests). */
+  endpoint: EndpointOptions;
 }
 
 /**
@@ -211,6 +214,7 @@ export function checkOptions(o: Flags, now = new Date()): CheckOptions {
     now,
     ...(path ? { summary: { path, flag } } : {}),
     json: o["json"] === true,
+    endpoint: endpointOptions(o),
   };
 }
 
@@ -228,6 +232,8 @@ export interface ReportOptions extends TargetOptions {
   summary?: string;
   /** --currency, else the config file's. */
   currency?: string;
+  /** How to reach billing, and the run's one request cap (--max-requests). */
+  endpoint: EndpointOptions;
 }
 
 /** reportOptions reads every option of `costgate report` before any request. */
@@ -256,5 +262,21 @@ export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
     ...(html ? { html } : {}),
     ...(summary ? { summary } : {}),
     ...(currency ? { currency } : {}),
+    endpoint: endpointOptions(o),
   };
+}
+
+/** `costgate policy-config`'s options. */
+export interface PolicyConfigOptions {
+  /** The costgate config file, read and validated. */
+  file: CostgateConfig;
+  /** --output: the file replaced whole, else standard output. */
+  output?: string;
+}
+
+/** policyConfigOptions reads --config (required) and --output. */
+export function policyConfigOptions(o: Flags): PolicyConfigOptions {
+  const file = readCostgateConfig(text(o, "config") ?? "", inputLimitFrom(o));
+  const output = text(o, "output");
+  return output === undefined ? { file } : { file, output };
 }

@@ -37,16 +37,26 @@ export function wholeNumber(v: unknown, setting: string, min = 1, example?: stri
 }
 
 /**
- * seconds reads a duration in seconds (`30`, `2.5`), more than 0 and at most `maxMs` milliseconds, as
- * milliseconds.
+ * seconds reads a duration in seconds (`30`, `2.5`), more than 0 (or 0 too, with `allowZero`) and at most
+ * `maxMs` milliseconds, as milliseconds. `refused` words the error of a value out of bounds or not a
+ * number, when the setting has its own words (e.g. `--grace-period`).
  */
-export function seconds(v: unknown, flag: string, maxMs: number): number {
+export function seconds(
+  v: unknown,
+  flag: string,
+  maxMs: number,
+  opts: { allowZero?: boolean; refused?: (raw: string) => string } = {},
+): number {
   const ms = Number(v) * 1000;
-  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(ms) || ms <= 0)
+  const number = typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) && Number.isFinite(ms);
+  const inRange = number && (opts.allowZero ? ms >= 0 : ms > 0);
+  if (!inRange || (opts.refused && ms > maxMs)) {
+    if (opts.refused) throw new UsageError(opts.refused(String(v)));
     throw new UsageError(`${flag}: "${String(v)}" is not a positive number of seconds; e.g. ${flag} 30`);
+  }
   if (ms > maxMs)
     throw new UsageError(
-      `${flag}: "${v}" seconds is longer than a timer can hold; give at most ${Math.floor(maxMs / 1000)} (about ${Math.floor(maxMs / 86_400_000)} days)`,
+      `${flag}: "${String(v)}" seconds is longer than a timer can hold; give at most ${Math.floor(maxMs / 1000)} (about ${Math.floor(maxMs / 86_400_000)} days)`,
     );
   return ms;
 }

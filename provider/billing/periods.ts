@@ -7,16 +7,16 @@ import { ConfigError } from "../errors";
 
 const DAY_MS = 86_400_000;
 const ACCEPTED = "use a date YYYY-MM-DD, an ISO 8601 timestamp (2026-11-01T00:00:00Z) or a Date";
-/** What the command line accepts (no Date there). */
-export const ACCEPTED_ON_COMMAND_LINE =
-  "use a date YYYY-MM-DD or an ISO 8601 timestamp (2026-11-01T00:00:00Z)";
 
 /** The first year a period may start in: an earlier one is a typo (0026 for 2026), not billing history. */
 export const EARLIEST_YEAR = 2000;
 /** The longest period read by default, in days: three years and a day. */
 export const DEFAULT_MAX_PERIOD_DAYS = 1096;
 
-/** How a caller names the settings in messages, and what it accepts. */
+/**
+ * How a caller names the settings in messages, and what it accepts: the library's own names by default;
+ * a surface with its own words for them (the command line's flags, cli/period-flags.ts) passes these.
+ */
 export interface PeriodNames {
   from: string;
   to: string;
@@ -115,7 +115,7 @@ export interface PeriodOptions {
   now?: Date;
   /** The longest period accepted, in days. Default {@link DEFAULT_MAX_PERIOD_DAYS} (1096). */
   maxPeriodDays?: number;
-  /** How messages name the settings: the library's fields by default, {@link FLAG_NAMES} on the command line. */
+  /** How messages name the settings: the library's fields by default, a surface's own words otherwise. */
   names?: PeriodNames;
 }
 
