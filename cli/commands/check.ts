@@ -4,10 +4,10 @@
  * rule could be judged), 3 billing unreachable.
  */
 import pLimit from "p-limit";
-import { addDays } from "../../provider/billing/periods";
 import { THRESHOLD_OF } from "../../provider/budget/config";
 import type { Evaluation } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
+import { addDays } from "../../provider/calendar";
 import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";

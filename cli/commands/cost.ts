@@ -5,6 +5,7 @@
  */
 import Big from "big.js";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
+import { hoursLeftInMonth } from "../../provider/calendar";
 import { evaluateData, fetchProjectData } from "../../provider/check";
 import type { DataFileLimit } from "../../provider/data-file";
 import { readBounded, readStreamBounded } from "../../provider/files";
@@ -67,13 +68,6 @@ async function readPreview(
     return { text: await readStreamBounded(process.stdin, bounds), source: "standard input" };
   }
   return { text: readBounded(arg, bounds), source: arg };
-}
-
-/** hoursLeftInMonth is the hours from `now` to the end of its UTC month. */
-function hoursLeftInMonth(now: Date): { hours: number; monthEnd: string } {
-  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  const monthEnd = new Date(end - 86_400_000).toISOString().slice(0, 10);
-  return { hours: Math.max(0, (end - now.getTime()) / 3_600_000), monthEnd };
 }
 
 const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math.abs(n))}`;

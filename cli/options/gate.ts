@@ -20,8 +20,10 @@ import {
 import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/config-file";
 import { resolveTargets, type Target } from "../../provider/budget/targets";
 import type { Level, RuleName } from "../../provider/budget/types";
-import { dayStartOf, parseAsOf } from "../../provider/check";
+import { dayStart } from "../../provider/calendar";
+import { parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
+import { readDecimal } from "../../provider/numbers";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
 import { summaryPathFrom } from "../summary";
@@ -31,11 +33,12 @@ import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "./report";
 
 /** amount reads an amount of 0 or more, within the bounds of every amount (MAX_AMOUNT, cents). */
 export function amount(v: unknown, flag: string): number {
-  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
+  const n = readDecimal(v, { signed: false });
+  if (n === undefined)
     throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
-  const problem = amountProblem(Number(v));
-  if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
-  return Number(v);
+  const problem = amountProblem(n);
+  if (problem) throw new UsageError(`${flag}: "${String(v).trim()}" ${problem}`);
+  return n;
 }
 
 /** day reads a day (`YYYY-MM-DD`, from 2000, not after today), e.g. --as-of. */
@@ -240,7 +243,7 @@ export interface ReportOptions extends TargetOptions {
 export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
   const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", clock);
   // a replay runs at 00:00 UTC of its day
-  const now = asOf ? dayStartOf(asOf) : clock;
+  const now = asOf ? dayStart(asOf) : clock;
   const format = formatFromFlags(o);
   const t = targetOptions(o, { one: "to report" });
   const target = t.targets[0] as Target;

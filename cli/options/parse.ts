@@ -2,6 +2,7 @@
  * The parsers of option values, one per kind — texts, decimals, whole numbers, durations — each naming
  * the flag or variable in its error. Light on purpose: the command line's start imports it.
  */
+import { readDecimal, readWhole } from "../../provider/numbers";
 import { UsageError } from "../errors";
 
 /** Flags as commander gives them: a text, a switch, a repeated option's list. */
@@ -18,8 +19,8 @@ export function text(o: Flags, key: string): string | undefined {
  * as 16 and `1e3` as 1000, and an empty text as 0.
  */
 export function decimal(v: unknown, flag: string, example = "45000"): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n))
+  const n = readDecimal(v);
+  if (n === undefined)
     throw new UsageError(
       `${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} ${example}`,
     );
@@ -28,8 +29,8 @@ export function decimal(v: unknown, flag: string, example = "45000"): number {
 
 /** wholeNumber reads a whole number of `min` or more (a count, a number of days); `example` ends the error. */
 export function wholeNumber(v: unknown, setting: string, min = 1, example?: string): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min)
+  const n = readWhole(v);
+  if (n === undefined || n < min)
     throw new UsageError(
       `${setting}: "${String(v)}" is not a whole number of ${min} or more${example ? `; e.g. ${example}` : ""}`,
     );
@@ -47,10 +48,10 @@ export function seconds(
   maxMs: number,
   opts: { allowZero?: boolean; refused?: (raw: string) => string } = {},
 ): number {
-  const ms = Number(v) * 1000;
-  const number = typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) && Number.isFinite(ms);
-  const inRange = number && (opts.allowZero ? ms >= 0 : ms > 0);
-  if (!inRange || (opts.refused && ms > maxMs)) {
+  const s = readDecimal(v, { signed: false });
+  const ms = s === undefined ? Number.NaN : s * 1000;
+  const inRange = opts.allowZero ? ms >= 0 : ms > 0;
+  if (!inRange || !Number.isFinite(ms) || (opts.refused && ms > maxMs)) {
     if (opts.refused) throw new UsageError(opts.refused(String(v)));
     throw new UsageError(`${flag}: "${String(v)}" is not a positive number of seconds; e.g. ${flag} 30`);
   }

@@ -4,7 +4,8 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
+import { parsePeriod } from "../../provider/billing/periods";
+import { addDays, isoDay, parseBound } from "../../provider/calendar";
 import { UsageError } from "../errors";
 import { FLAG_NAMES } from "../period-flags";
 import { type Flags, text, wholeNumber } from "./parse";
