@@ -24,6 +24,7 @@ import { basename, dirname, join } from "node:path";
 import type { DataFileLimit } from "../provider/data-file";
 import { parseSize } from "../provider/files";
 import { EXIT, FileWriteError, reportError } from "./errors";
+import { type Flags, text } from "./options/parse";
 
 /** writeAllTo writes every byte of `data` to `fd`: one write may take only part of it. */
 function writeAllTo(fd: number, data: Buffer): void {
@@ -173,10 +174,10 @@ export function writeOutputs(code: number, writes: (() => void)[]): number {
  * command reads. Without it COSTGATE_MAX_INPUT_SIZE or the defaults apply (64 MiB for a preview, 1 MiB
  * for a config file, a rate card, clouds.yaml or a CA bundle).
  */
-export function inputLimitFrom(o: Record<string, unknown>): DataFileLimit {
-  const v = o["maxInputSize"];
+export function inputLimitFrom(o: Flags): DataFileLimit {
+  const v = text(o, "maxInputSize");
   return {
-    maxBytes: typeof v === "string" ? parseSize(v, "--max-input-size") : undefined,
+    maxBytes: v === undefined ? undefined : parseSize(v, "--max-input-size"),
     flag: "--max-input-size",
   };
 }

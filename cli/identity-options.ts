@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { ConfigError, isConfigError } from "../provider/errors";
 import { IDENTITY_FIELDS } from "../provider/identity/fields";
 import type { IdentityArgs } from "../provider/settings";
+import type { Flags } from "./options/parse";
 import { addTransportOptions, transportArgsFrom } from "./transport-options";
 
 /**
@@ -58,26 +59,23 @@ const FLAG_OF_ARG: Readonly<Record<string, string>> = Object.fromEntries(
 const keyOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** identityArgsFrom turns parsed flags into IdentityArgs (flags win over env and clouds.yaml). */
-export function identityArgsFrom(o: Record<string, string | boolean | undefined>): IdentityArgs {
-  const args: Record<string, unknown> = {};
-  for (const [arg, flag] of Object.entries(FLAG_OF_ARG)) {
+export function identityArgsFrom(o: Flags): IdentityArgs {
+  // each field's name is an IdentityArgs key (provider/identity/fields.ts), its value a text or `insecure`
+  const args: Record<string, string | true> = {};
+  for (const { field, flag } of FLAGS) {
     const v = o[keyOf(flag)];
-    if (arg === "insecure") {
-      if (v === true) args[arg] = true;
-    } else if (typeof v === "string") args[arg] = v;
+    if (field.name === "insecure") {
+      if (v === true) args[field.name] = true;
+    } else if (typeof v === "string") args[field.name] = v;
   }
   return { ...(args as IdentityArgs), ...transportArgsFrom(o) };
 }
 
 /**
- * withIdentityFlags resolves identity settings from the flags and names a refused setting by the
- * flag the user typed (`--os-cloud`), not by the library's argument (`cloud`).
+ * withIdentityFlags resolves identity settings from the arguments the flags gave and names a refused
+ * setting by the flag the user typed (`--os-cloud`), not by the library's argument (`cloud`).
  */
-export function withIdentityFlags<T>(
-  o: Record<string, string | boolean | undefined>,
-  resolve: (args: IdentityArgs) => T,
-): T {
-  const args = identityArgsFrom(o);
+export function withIdentityFlags<T>(args: IdentityArgs, resolve: (args: IdentityArgs) => T): T {
   try {
     return resolve(args);
   } catch (e) {

@@ -7,8 +7,7 @@ import { addBillingOptions } from "./billing-options";
 import { noticeEmulator } from "./emulator-notice";
 import { EXIT, ioHint, reportError } from "./errors";
 import { addIdentityOptions } from "./identity-options";
-
-type Opts = Record<string, string | boolean | undefined>;
+import type { Flags } from "./options/parse";
 
 function version(): string {
   return (require("../../package.json") as { version: string }).version;
@@ -60,7 +59,13 @@ Examples:
 
 Exit codes: 0 ok, 2 bad usage or settings (nothing sent), 3 the API refused or could not be reached.`,
     )
-    .action((opts: Opts) => run(import("./commands/token").then((m) => m.tokenCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/identity"), import("./commands/token")]).then(([o, m]) =>
+          m.tokenCommand(o.tokenOptions(flags)),
+        ),
+      ),
+    );
 
   addIdentityOptions(
     token
@@ -78,8 +83,12 @@ Examples:
 
 The token is never printed. Exit codes: 0 revoked (or already invalid), 2 bad usage, 3 the API refused.`,
     )
-    .action((tokenArg: string | undefined, opts: Opts) =>
-      run(import("./commands/token-hygiene").then((m) => m.revokeCommand(tokenArg, opts))),
+    .action((tokenArg: string | undefined, flags: Flags) =>
+      run(
+        Promise.all([import("./options/identity"), import("./commands/token-hygiene")]).then(([o, m]) =>
+          m.revokeCommand(tokenArg, o.revokeOptions(flags)),
+        ),
+      ),
     );
 
   addIdentityOptions(
@@ -112,8 +121,12 @@ command gets those itself) and kills the command if it has not ended after the g
 gets 10 s. Exit code: the command's; 128 + the signal when costgate got one or one ended the command
 (HUP 129, INT 130, QUIT 131, TERM 143); 127 not found, 126 cannot run; 2 bad usage, 3 no token.`,
     )
-    .action((command: string[], opts: Opts) =>
-      run(import("./commands/exec").then((m) => m.execCommand(command, opts))),
+    .action((command: string[], flags: Flags) =>
+      run(
+        Promise.all([import("./options/identity"), import("./commands/exec")]).then(([o, m]) =>
+          m.execCommand(command, o.execOptions(flags)),
+        ),
+      ),
     );
 
   addBillingOptions(
@@ -131,7 +144,13 @@ Examples:
 
 The access token is a console access token (access management → access tokens), sent as X-User-Token.`,
     )
-    .action((opts: Opts) => run(import("./commands/billing").then((m) => m.balanceCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/billing"), import("./commands/billing")]).then(([o, m]) =>
+          m.balanceCommand(o.balanceOptions(flags)),
+        ),
+      ),
+    );
 
   addBillingOptions(
     program
@@ -156,7 +175,13 @@ Examples:
   costgate usage --project-id 4242 --from 2026-11-01 --to 2026-11-22
   costgate usage --project-id 4242 --from 2024-01-01 --to 2026-11-22 --json > usage.json`,
     )
-    .action((opts: Opts) => run(import("./commands/billing").then((m) => m.usageCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/billing"), import("./commands/billing")]).then(([o, m]) =>
+          m.usageCommand(o.usageOptions(flags)),
+        ),
+      ),
+    );
 
   addBillingOptions(
     program
@@ -206,7 +231,13 @@ Exit codes: 0 every mandatory rule judged passes (advisories printed), 1 a manda
 with --as-of), 3 billing unreachable, 4 the summary could not be written (only when the code would
 have been 0: a failing gate's 1 wins, with the write error on stderr).`,
     )
-    .action((opts: Opts) => run(import("./commands/check").then((m) => m.checkCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/gate"), import("./commands/check")]).then(([o, m]) =>
+          m.checkCommand(o.checkOptions(flags)),
+        ),
+      ),
+    );
 
   addBillingOptions(
     program
@@ -270,7 +301,13 @@ Exit codes: 0 no mandatory gate failed (or none set), 1 a gate failed, 2 bad usa
 is not \`pulumi preview --json\` output or is over --max-input-size (nothing sent), 3 billing unreachable,
 4 --summary could not be written (a failing gate's 1 wins).`,
     )
-    .action((opts: Opts) => run(import("./commands/cost").then((m) => m.costCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/cost"), import("./commands/cost")]).then(([o, m]) =>
+          m.costCommand(o.costOptions(flags)),
+        ),
+      ),
+    );
 
   addBillingOptions(
     program
@@ -331,7 +368,13 @@ With no mandatory rule judged the report gives no verdict (never PASS). Exit cod
 2 bad usage (nothing sent), 3 the billing endpoint refused or could not be reached, 4 --html or --summary
 could not be written (the old file is kept; with --gate a failing gate's 1 wins).`,
     )
-    .action((opts: Opts) => run(import("./commands/report").then((m) => m.reportCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/gate"), import("./commands/report")]).then(([o, m]) =>
+          m.reportCommand(o.reportOptions(flags)),
+        ),
+      ),
+    );
 
   program
     .command("demo")
@@ -340,11 +383,11 @@ could not be written (the old file is kept; with --gate a failing gate's 1 wins)
     )
     .option("--html <file>", "where to write the HTML report (default costgate-report.html)")
     .addHelpText("after", "\nExamples:\n  npx costgate demo\n  npx costgate demo --html /tmp/demo.html")
-    .action((opts: Opts) =>
+    .action((flags: Flags) =>
       run(
-        Promise.all([import("./commands/demo"), import("./options/report")]).then(([m, flags]) => {
+        Promise.all([import("./options/report"), import("./commands/demo")]).then(([o, m]) => {
           // the same check as report --html, before anything starts
-          const html = flags.htmlPathFromFlags(opts);
+          const html = o.htmlPathFromFlags(flags);
           return m.demoCommand(undefined, html === undefined ? undefined : { html });
         }),
       ),
@@ -370,7 +413,13 @@ Each budget policy gets the file's projects, product and its own thresholds; a p
 file does not set is disabled. A file without any threshold is refused (exit 2): that pack would pass
 everything. Without projectId in the file, the pack reads COSTGATE_PROJECT_ID when it runs.`,
     )
-    .action((opts: Opts) => run(import("./commands/policy-config").then((m) => m.policyConfigCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/gate"), import("./commands/policy-config")]).then(([o, m]) =>
+          m.policyConfigCommand(o.policyConfigOptions(flags)),
+        ),
+      ),
+    );
 
   program
     .command("emulator")
@@ -404,7 +453,13 @@ Knobs (billing and identity): status, htmlError, resetConnection, retryAfter, la
 billing also graphqlErrors, amountFormat (number|string), dayFormat (date|timestamp), shuffle, nullBonuses;
 identity also omitSubjectToken. null removes a knob.`,
     )
-    .action((opts: Opts) => run(import("./commands/emulator").then((m) => m.emulatorCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/emulator"), import("./commands/emulator")]).then(([o, m]) =>
+          m.emulatorCommand(o.emulatorOptions(flags)),
+        ),
+      ),
+    );
 
   return program;
 }

@@ -3,7 +3,7 @@
  */
 import type { Command } from "commander";
 import { MAX_TIMEOUT_MS, type RetryOptions, type Timeouts } from "../provider/http";
-import { seconds, wholeNumber } from "./options/parse";
+import { type Flags, seconds, text, wholeNumber } from "./options/parse";
 
 /** addTransportOptions adds --timeout and --retries to a command. */
 export function addTransportOptions(cmd: Command): Command {
@@ -16,18 +16,18 @@ export function addTransportOptions(cmd: Command): Command {
 }
 
 /** transportArgsFrom reads --timeout and --retries; a bad value is a UsageError naming the flag. */
-export function transportArgsFrom(o: Readonly<Record<string, unknown>>): {
+export function transportArgsFrom(o: Flags): {
   timeouts?: Timeouts;
   retry?: RetryOptions;
 } {
   const out: { timeouts?: Timeouts; retry?: RetryOptions } = {};
-  const timeout = o["timeout"];
-  if (typeof timeout === "string") {
+  const timeout = text(o, "timeout");
+  if (timeout !== undefined) {
     const ms = seconds(timeout, "--timeout", MAX_TIMEOUT_MS);
     out.timeouts = { totalMs: ms, headersMs: ms, bodyMs: ms };
   }
-  const retries = o["retries"];
-  if (typeof retries === "string") {
+  const retries = text(o, "retries");
+  if (retries !== undefined) {
     out.retry = { tries: wholeNumber(retries, "--retries", 0, "--retries 4") + 1 };
   }
   return out;

@@ -2,12 +2,16 @@
  * The calendar, the one module for days: UTC calendar days as `YYYY-MM-DD` text and as whole numbers
  * (days since 1970-01-01, so spans and gaps are plain subtraction), and days written in words. Every day
  * in costgate is a UTC day; nothing here reads the clock. provider/budget/days.ts re-exports from here;
- * provider/billing/periods.ts reads billing periods with it.
+ * provider/billing/periods.ts reads billing periods with it. parseBound is the one reader of a day or an
+ * instant given by a user.
  */
 import { ConfigError } from "./errors";
 import { dateFormat } from "./money";
 
 const MS_PER_DAY = 86_400_000;
+/** What a day or an instant may be written as, for messages (a surface may say less: the CLI takes no Date). */
+export const ACCEPTED_INSTANT =
+  "use a date YYYY-MM-DD, an ISO 8601 timestamp (2026-11-01T00:00:00Z) or a Date";
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
@@ -137,4 +141,87 @@ export function monthInWords(day: string, month: "short" | "long", withYear = fa
   return dateFormat("en-GB", { month, ...(withYear ? { year: "numeric" } : {}), timeZone: "UTC" }).format(
     dayStart(day),
   );
+}
+
+/** The first year a period may start in: an earlier one is a typo (0026 for 2026), not billing history. */
+export const EARLIEST_YEAR = 2000;
+/** A period bound: an instant, and whether it was given as a whole day. */
+export interface Bound {
+  at: Date;
+  dateOnly: boolean;
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * parseBound reads one bound of a period. Impossible dates (2026-02-30) are refused.
+ *
+ * @example parseBound("2026-11-01", "from") // { at: 2026-11-01T00:00:00.000Z, dateOnly: true }
+ */
+export function parseBound(value: unknown, field: string, accepted = ACCEPTED_INSTANT): Bound {
+  const ACCEPTED = accepted;
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new ConfigError(field, `is an invalid Date; ${ACCEPTED}`);
+    checkYear(value.getUTCFullYear(), value.toISOString().slice(0, 10), field);
+    return { at: new Date(value.getTime()), dateOnly: false };
+  }
+  if (typeof value !== "string" || value.trim() === "") throw new ConfigError(field, `missing; ${ACCEPTED}`);
+  const text = value.trim();
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+      text,
+    );
+  if (!m) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
+  const [, y, mo, d, hh, mi, ss, , zone] = m;
+  if (Number(mo) < 1 || Number(mo) > 12) {
+    throw new ConfigError(field, `"${text}" is not a real date (there is no month ${mo}); ${ACCEPTED}`);
+  }
+  if (!validDate(Number(y), Number(mo), Number(d))) {
+    throw new ConfigError(field, `"${text}" is not a real date (${y}-${mo} has no day ${d}); ${ACCEPTED}`);
+  }
+  checkYear(Number(y), text, field);
+  if (hh === undefined) return { at: new Date(`${y}-${mo}-${d}T00:00:00.000Z`), dateOnly: true };
+  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 59) {
+    throw new ConfigError(field, `"${text}" has an impossible time; ${ACCEPTED}`);
+  }
+  const at = new Date(zone ? text.replace(" ", "T") : `${text.replace(" ", "T")}Z`);
+  if (Number.isNaN(at.getTime())) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
+  return { at, dateOnly: false };
+}
+
+function checkYear(year: number, text: string, field: string): void {
+  if (year < EARLIEST_YEAR) {
+    throw new ConfigError(
+      field,
+      `"${text}" is before ${EARLIEST_YEAR}: is the year a typo? (no billing history is that old); e.g. 2026-11-01`,
+    );
+  }
+}
+
+/** formatInstant renders the one format the endpoint takes (docs/API.md#limits). */
+export function formatInstant(d: Date): string {
+  return d.toISOString();
+}
+
+/**
+ * daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day: 28 to 31.
+ * @internal
+ */
+export function daysInMonthOf(day: string): number {
+  return monthPosition(utcDay(dayStart(day))).length;
+}
+
+/**
+ * hoursLeftInMonth is the hours from `now` to the end of its UTC month, and that month's last day.
+ * @internal
+ */
+export function hoursLeftInMonth(now: Date): { hours: number; monthEnd: string } {
+  const { last } = monthPosition(utcDay(now));
+  const end = (last + 1) * MS_PER_DAY;
+  return { hours: Math.max(0, (end - now.getTime()) / 3_600_000), monthEnd: dayString(last) };
 }

@@ -3,7 +3,6 @@
  * The one place the CLI's `costgate check`, the report and the policy pack get their verdicts.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "./billing/client";
-import { addDays, isoDay, parseBound } from "./billing/periods";
 import type { ProductId } from "./billing/products";
 import type { ProjectBalance, ProjectConsumption } from "./billing/results";
 import {
@@ -14,6 +13,7 @@ import {
   verdictOf,
 } from "./budget";
 import type { Evaluation } from "./budget/types";
+import { addDays, dayStart, isoDay, parseBound } from "./calendar";
 import { ConfigError } from "./errors";
 
 /** What one check read and decided. */
@@ -164,10 +164,8 @@ export function parseAsOf(value: unknown, field = "asOf", now: Date = new Date()
   return asOf;
 }
 
-/** dayStartOf is 00:00 UTC of a `YYYY-MM-DD` day. */
-export function dayStartOf(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
-}
+/** dayStartOf is 00:00 UTC of a `YYYY-MM-DD` day (the one calendar's dayStart). */
+export const dayStartOf = dayStart;
 
 /** evaluateData runs the rules on data already read. */
 export function evaluateData(

@@ -1,99 +1,28 @@
 /**
  * `costgate balance` and `costgate usage`: the billing endpoint outside Pulumi.
  */
-import { getBalance, getConsumption, parseProjectId } from "../../provider/billing/client";
-import { isoDay, parsePeriod } from "../../provider/billing/periods";
-import { parseProduct, productName } from "../../provider/billing/products";
-import type { RequestBudget } from "../../provider/http";
+import { getBalance, getConsumption } from "../../provider/billing/client";
+import { productName } from "../../provider/billing/products";
 import { formatMoney as money } from "../../provider/money";
-import { type BillingArgs, resolveBillingSettings } from "../../provider/settings";
+import { resolveBillingSettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
-import { DEFAULT_RUN_REQUESTS } from "../billing-options";
-import { UsageError } from "../errors";
-import { type Flags as Opts, text, wholeNumber } from "../options/parse";
+import type { BalanceOptions, EndpointOptions, UsageOptions } from "../options/billing";
 import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";
-import { transportArgsFrom } from "../transport-options";
 
 /**
- * projectAndProduct reads the flags or their env stand-ins, and names where each came from
- * (`--project-id` or `COSTGATE_PROJECT_ID`), so that an error names what the user set.
+ * billingEndpoint resolves the endpoint from its options: the flags, then COSTGATE_BILLING_URL /
+ * COSTGATE_BILLING_TOKEN. The run's cap travels with it: every request made with it counts, and no other.
  */
-export function projectAndProduct(o: Opts): {
-  projectId: string | undefined;
-  product: string;
-  projectIdFrom: string;
-  productFrom: string;
-} {
-  const flagId = text(o, "projectId");
-  const flagProduct = text(o, "product");
-  const envProduct = process.env["COSTGATE_PRODUCT"];
-  return {
-    projectId: flagId ?? process.env["COSTGATE_PROJECT_ID"],
-    projectIdFrom:
-      flagId !== undefined || !process.env["COSTGATE_PROJECT_ID"] ? "--project-id" : "COSTGATE_PROJECT_ID",
-    product: flagProduct ?? envProduct ?? "openstack",
-    productFrom: flagProduct !== undefined || envProduct === undefined ? "--product" : "COSTGATE_PRODUCT",
-  };
+export function billingEndpoint(o: EndpointOptions) {
+  const ep = resolveBillingSettings(o.args);
+  return { ...ep, transport: { ...ep.transport, runBudget: o.runBudget } };
 }
 
-/** runRequestCap is the cap on the requests of this run (see {@link runBudgetFrom}). */
-export function runRequestCap(o: Opts): number {
-  return runBudgetFrom(o).limit;
-}
-
-/**
- * runBudgetFrom makes the request budget of one run: --max-requests, else COSTGATE_MAX_REQUESTS, else 500.
- * Every request of the run counts, retries included; the one past the cap is not sent. It travels with
- * the endpoint's transport settings ({@link billingEndpointFrom}), not in module state.
- */
-export function runBudgetFrom(o: Opts): RequestBudget {
-  const flag = text(o, "maxRequests");
-  const env = process.env["COSTGATE_MAX_REQUESTS"];
-  const [raw, setting] = flag !== undefined ? [flag, "--max-requests"] : [env, "COSTGATE_MAX_REQUESTS"];
-  let limit = DEFAULT_RUN_REQUESTS;
-  if (raw !== undefined && raw.trim() !== "") {
-    limit = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(limit) || limit < 1) {
-      throw new UsageError(
-        `${setting}: "${raw}" is not a whole number of 1 or more; e.g. ${setting === "--max-requests" ? "--max-requests 1000" : "COSTGATE_MAX_REQUESTS=1000"}`,
-      );
-    }
-  }
-  return { limit, used: 0, setting: raw !== undefined && raw.trim() !== "" ? setting : "--max-requests" };
-}
-
-/** maxPeriodDaysFrom reads --max-period-days. */
-export function maxPeriodDaysFrom(o: Opts): number | undefined {
-  return positiveInt(o, "maxPeriodDays", "--max-period-days");
-}
-
-/** billingEndpointFrom resolves the endpoint: flags, then COSTGATE_BILLING_URL / COSTGATE_BILLING_TOKEN. */
-export function billingEndpointFrom(o: Opts) {
-  const runBudget = runBudgetFrom(o);
-  const args: BillingArgs = transportArgsFrom(o);
-  if (typeof o["billingUrl"] === "string") args.billingUrl = o["billingUrl"];
-  if (typeof o["osCacert"] === "string") args.caCert = o["osCacert"];
-  if (o["insecure"] === true) args.insecure = true;
-  const ep = resolveBillingSettings(args);
-  // the run's cap travels with the endpoint: every request made with it counts, and no other
-  return { ...ep, transport: { ...ep.transport, runBudget } };
-}
-
-/** positiveInt reads an optional whole-number flag. */
-export function positiveInt(o: Opts, key: string, flag: string): number | undefined {
-  return o[key] === undefined ? undefined : wholeNumber(o[key], flag);
-}
-
-export async function balanceCommand(o: Opts): Promise<number> {
-  const { projectId, product, projectIdFrom, productFrom } = projectAndProduct(o);
-  const q = {
-    projectId: parseProjectId(projectId, projectIdFrom),
-    product: parseProduct(product, productFrom),
-  };
-  const ep = billingEndpointFrom(o);
-  const b = await getBalance(ep, q);
-  if (o["json"]) {
+/** balanceCommand prints a project's balance and bonuses. */
+export async function balanceCommand(o: BalanceOptions): Promise<number> {
+  const b = await getBalance(billingEndpoint(o.endpoint), { projectId: o.projectId, product: o.product });
+  if (o.json) {
     process.stdout.write(`${safeJson(b, 2)}\n`);
   } else {
     process.stdout.write(
@@ -103,33 +32,15 @@ export async function balanceCommand(o: Opts): Promise<number> {
   return 0;
 }
 
-export async function usageCommand(o: Opts): Promise<number> {
-  if (o["json"] && o["csv"]) throw new UsageError("--json and --csv: choose one output format");
-  const { projectId, product, projectIdFrom, productFrom } = projectAndProduct(o);
-  const from = text(o, "from");
-  // --to defaults to today, as in `report` and the library
-  const to = text(o, "to") ?? isoDay(new Date());
-  if (!from) throw new UsageError("--from: missing; give the first day, e.g. --from 2026-11-01");
-  const maxPeriodDays = maxPeriodDaysFrom(o);
-  const q = {
-    projectId: parseProjectId(projectId, projectIdFrom),
-    product: parseProduct(product, productFrom),
-    from,
-    to,
-    windowDays: positiveInt(o, "windowDays", "--window-days"),
-    concurrency: positiveInt(o, "concurrency", "--concurrency"),
-    fillMissingDays: o["fillMissingDays"] === true,
-    maxPeriodDays,
-    // the run's cap (--max-requests): a period needing more windows is refused before any request
-    maxRequests: runRequestCap(o),
-    names: FLAG_NAMES,
-  };
-  parsePeriod(from, to, { maxPeriodDays, names: FLAG_NAMES });
-  const ep = billingEndpointFrom(o);
-  const u = await getConsumption(ep, q);
-  if (o["json"]) {
+/** usageCommand prints a project's charges per day for a period. */
+export async function usageCommand(o: UsageOptions): Promise<number> {
+  const { endpoint, format, ...q } = o;
+  const ep = billingEndpoint(endpoint);
+  // the run's cap (--max-requests): a period needing more windows is refused before any request
+  const u = await getConsumption(ep, { ...q, maxRequests: endpoint.runBudget.limit, names: FLAG_NAMES });
+  if (format === "json") {
     process.stdout.write(`${safeJson(u, 2)}\n`);
-  } else if (o["csv"]) {
+  } else if (format === "csv") {
     const rows = [
       "day,totalAmount,totalBonuses",
       ...u.items.map((i) => `${i.day},${i.totalAmount},${i.totalBonuses}`),

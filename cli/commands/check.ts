@@ -4,16 +4,16 @@
  * rule could be judged), 3 billing unreachable.
  */
 import pLimit from "p-limit";
-import { addDays } from "../../provider/billing/periods";
 import { THRESHOLD_OF } from "../../provider/budget/config";
 import type { Evaluation } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
+import { addDays } from "../../provider/calendar";
 import { checkProject } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
-import { checkOptions, type Flags, flagOf } from "../options";
+import { type CheckOptions, flagOf } from "../options";
 import { annotations, annotationText, findingLine, findingsTable } from "../report/findings";
 import { cell, VERDICT_ICON } from "../report/markdown";
 import {
@@ -25,7 +25,7 @@ import {
   verdictSentence,
 } from "../report/words";
 import { appendSummary } from "../summary";
-import { billingEndpointFrom, runRequestCap } from "./billing";
+import { billingEndpoint } from "./billing";
 
 /**
  * checkText is one project's check in text: the verdict, a line per rule, under monthly-budget a line per
@@ -86,13 +86,13 @@ function summaryMarkdown(
   return `${out.join("\n")}\n`;
 }
 
-/** checkCommand checks every flag and the config file (read once), then each project, and reports. */
-export async function checkCommand(o: Flags): Promise<number> {
-  const { targets, product, concurrency, asOf, now, summary, json } = checkOptions(o);
-  const ep = billingEndpointFrom(o);
+/** checkCommand checks each project its options name (every flag and the config file checked before), and reports. */
+export async function checkCommand(o: CheckOptions): Promise<number> {
+  const { targets, product, concurrency, asOf, now, summary, json } = o;
+  const ep = billingEndpoint(o.endpoint);
   // two requests a project at least (balance, charges): a list the run's cap cannot cover is refused
   // before the first request rather than cut off in the middle
-  const cap = runRequestCap(o);
+  const cap = o.endpoint.runBudget.limit;
   if (targets.length * 2 > cap) {
     throw new UsageError(
       `${targets.length} projects need at least ${targets.length * 2} requests, more than the run's cap of ${cap} (--max-requests); check fewer projects at once or raise --max-requests`,

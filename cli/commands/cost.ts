@@ -4,8 +4,8 @@
  * the change. 0 pass (or no gate set), 1 a gate failed, 2 bad usage or a bad preview, 3 billing refused.
  */
 import Big from "big.js";
-import { configuredGates } from "../../provider/budget/config";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
+import { hoursLeftInMonth } from "../../provider/calendar";
 import { evaluateData, fetchProjectData } from "../../provider/check";
 import type { DataFileLimit } from "../../provider/data-file";
 import { readBounded, readStreamBounded } from "../../provider/files";
@@ -13,15 +13,14 @@ import { formatMoney as money } from "../../provider/money";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
 import { type GateFinding, judgeChange, nameOf, shown } from "../../provider/preview/gates";
-import { parseRateCard, type RateCard, readRateCard } from "../../provider/pricing/rate-card";
 import { safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
-import { inputLimitFrom, writeOutputs } from "../files";
-import { amount, type Flags, targetOptions } from "../options";
+import { writeOutputs } from "../files";
+import type { CostOptions } from "../options/cost";
 import { cell, findingLine, findingsTable } from "../report/findings";
-import { appendSummary, summaryPathFrom } from "../summary";
-import { billingEndpointFrom } from "./billing";
+import { appendSummary } from "../summary";
+import { billingEndpoint } from "./billing";
 
 /** A gate on the change and how it came out: a finding, with `gate` naming it as before. */
 export interface CostGate extends GateFinding {
@@ -52,7 +51,10 @@ export interface CostResult extends PreviewCost {
  * `limit.maxBytes` (64 MiB unless --max-input-size or COSTGATE_MAX_INPUT_SIZE says), a file measured
  * before it is read, standard input read no further than the cap.
  */
-async function readPreview(arg: unknown, limit: DataFileLimit): Promise<{ text: string; source: string }> {
+async function readPreview(
+  arg: string | undefined,
+  limit: DataFileLimit,
+): Promise<{ text: string; source: string }> {
   if (typeof arg !== "string" || arg.trim() === "")
     throw new UsageError(
       "--preview: missing; give the file `pulumi preview --json` wrote, or - to read it from standard input",
@@ -68,50 +70,18 @@ async function readPreview(arg: unknown, limit: DataFileLimit): Promise<{ text: 
   return { text: readBounded(arg, bounds), source: arg };
 }
 
-/** hoursLeftInMonth is the hours from `now` to the end of its UTC month. */
-function hoursLeftInMonth(now: Date): { hours: number; monthEnd: string } {
-  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  const monthEnd = new Date(end - 86_400_000).toISOString().slice(0, 10);
-  return { hours: Math.max(0, (end - now.getTime()) / 3_600_000), monthEnd };
-}
-
 const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math.abs(n))}`;
 
 /**
  * costCommand prices the preview, judges the gates and prints the result (terminal, --json or
  * --markdown), appending Markdown to --summary.
  */
-export async function costCommand(o: Flags): Promise<number> {
-  const now = new Date();
-  const limit = inputLimitFrom(o);
-  const summary = summaryPathFrom(typeof o["summary"] === "string" ? o["summary"] : undefined);
-  // the budget rules after the change, when a project is named (flags, the config file or env)
-  const { file, product, targets, flags } = targetOptions(o, { one: "this stack bills to", optional: true });
-  let card: RateCard;
-  if (typeof o["rateCard"] === "string") card = readRateCard(o["rateCard"], limit);
-  else if (file?.rateCard) card = parseRateCard(file.rateCard, `${String(o["config"])}: rateCard`);
-  else
-    throw new UsageError(
-      "--rate-card: missing; give a rate card file (JSON or YAML, see costgate/rate-card.schema.json) or rateCard in --config",
-    );
-  if (typeof o["currency"] === "string" && o["currency"].trim())
-    card = { ...card, currency: o["currency"].trim() };
-  const given = (key: string, flag: string) => (o[key] === undefined ? undefined : amount(o[key], flag));
-  const maxIncrease = given("maxMonthlyIncrease", "--max-monthly-increase");
-  const maxPercent = given("maxIncreasePercent", "--max-increase-percent");
-  const quietBelow = given("quietBelow", "--quiet-below");
-  const failOnUnpriced = o["failOnUnpriced"] === true;
-
-  const target = targets[0];
-  if (!target && configuredGates(flags).length > 0) {
-    throw new UsageError(
-      "--project-id: missing; the budget rules after the change need the project this stack bills to (--project-id or COSTGATE_PROJECT_ID)",
-    );
-  }
-  const ep = target ? billingEndpointFrom(o) : undefined;
+export async function costCommand(o: CostOptions): Promise<number> {
+  const { now, card, target, product, summary } = o;
+  const ep = o.endpoint ? billingEndpoint(o.endpoint) : undefined;
 
   // everything is checked: now the preview
-  const { text, source } = await readPreview(o["preview"], limit);
+  const { text, source } = await readPreview(o.preview, o.limit);
   const cost = priceDigest(parseDigest(text, source), card);
   const { hours, monthEnd } = hoursLeftInMonth(now);
   const perDay = new Big(cost.totals.monthlyDelta).times(12).div(365);
@@ -152,16 +122,16 @@ export async function costCommand(o: Flags): Promise<number> {
   }
   const judged = judgeChange(
     cost,
-    { maxMonthlyIncrease: maxIncrease, maxIncreasePercent: maxPercent, failOnUnpriced },
+    o.gates,
     result.forecast && target ? { evaluation: result.forecast.evaluation, config: target.config } : undefined,
   );
   result.gates = judged.findings.map((f) => ({ gate: f.rule, ...f }));
   result.verdict = judged.verdict;
   const delta = cost.totals.monthlyDelta;
 
-  const quiet = quietBelow !== undefined && Math.abs(delta) < quietBelow && result.verdict !== "fail";
-  if (o["json"]) process.stdout.write(`${safeJson(result, 2)}\n`);
-  else if (o["markdown"]) process.stdout.write(quiet ? "" : costMarkdown(result));
+  const quiet = o.quietBelow !== undefined && Math.abs(delta) < o.quietBelow && result.verdict !== "fail";
+  if (o.format === "json") process.stdout.write(`${safeJson(result, 2)}\n`);
+  else if (o.format === "markdown") process.stdout.write(quiet ? "" : costMarkdown(result));
   else process.stdout.write(costText(result));
   const code = result.verdict === "fail" ? EXIT.violation : EXIT.ok;
   return writeOutputs(code, summary && !quiet ? [() => appendSummary(summary, costMarkdown(result))] : []);

@@ -5,8 +5,8 @@
  */
 import { resolve } from "node:path";
 import { startEmulator } from "../../emulator";
-import { isoDay } from "../../provider/billing/periods";
 import type { BudgetConfig } from "../../provider/budget";
+import { addDays, isoDay } from "../../provider/calendar";
 import { findEndpoint } from "../../provider/identity/catalog";
 import { issueToken, revokeToken } from "../../provider/identity/tokens";
 import { formatMoney as money } from "../../provider/money";
@@ -74,7 +74,7 @@ export async function demoCommand(
     const query = {
       projectId,
       product: 1 as const,
-      from: isoDay(new Date(now.getTime() - (DEFAULT_DAYS - 1) * 86_400_000)),
+      from: addDays(isoDay(now), -(DEFAULT_DAYS - 1)),
       to: isoDay(now),
     };
     const progress = startProgress("charges", "requests");

@@ -3,23 +3,17 @@
  */
 import { UsageError as EmulatorUsageError, main } from "../../emulator/main";
 import { UsageError } from "../errors";
+import { EMULATOR_FLAGS, type EmulatorOptions } from "../options/emulator";
 
-export async function emulatorCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
+/** emulatorCommand runs the emulator until SIGINT or SIGTERM; a bad option or a taken port is bad usage. */
+export async function emulatorCommand(opts: EmulatorOptions): Promise<number> {
   const argv: string[] = [];
-  const flags = {
-    host: "host",
-    port: "port",
-    seed: "seed",
-    tokenTtl: "token-ttl",
-    knobs: "knobs",
-    allowHost: "allow-host",
-  };
-  for (const [k, flag] of Object.entries(flags)) {
-    const v = opts[k];
-    if (typeof v === "string") argv.push(`--${flag}`, v);
+  for (const [key, flag] of Object.entries(EMULATOR_FLAGS)) {
+    const v = opts[key as keyof typeof EMULATOR_FLAGS];
+    if (v !== undefined) argv.push(flag, v);
   }
-  if (opts["json"]) argv.push("--json");
-  const host = typeof opts["host"] === "string" ? opts["host"] : "127.0.0.1";
+  if (opts.json) argv.push("--json");
+  const host = opts.host;
   if (host === "0.0.0.0" || host === "::") {
     process.stderr.write(
       `costgate: warning: --host ${host} listens on every interface: anyone who can reach this machine can use the emulator's credentials and knobs (it has no authentication); use --host 127.0.0.1 unless that is what you want\n`,
@@ -33,7 +27,7 @@ export async function emulatorCommand(opts: Record<string, string | boolean | un
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") {
       throw new UsageError(
-        `--port ${String(opts["port"] ?? 5000)}: the port is taken on ${host} (EADDRINUSE); choose another, or --port 0 for any free port`,
+        `--port ${opts.port ?? "5000"}: the port is taken on ${host} (EADDRINUSE); choose another, or --port 0 for any free port`,
       );
     }
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
@@ -41,7 +35,7 @@ export async function emulatorCommand(opts: Record<string, string | boolean | un
     }
     if (code === "EACCES") {
       throw new UsageError(
-        `--port ${String(opts["port"])}: not allowed (EACCES; ports below 1024 need root); e.g. --port 5000`,
+        `--port ${opts.port}: not allowed (EACCES; ports below 1024 need root); e.g. --port 5000`,
       );
     }
     throw e;

@@ -10,8 +10,7 @@ import { issueToken, revokeToken } from "../../provider/identity/tokens";
 import { type IdentitySettings, resolveIdentitySettings } from "../../provider/settings";
 import { UsageError } from "../errors";
 import { withIdentityFlags } from "../identity-options";
-
-type Opts = Record<string, string | boolean | undefined>;
+import type { ExecOptions } from "../options/identity";
 
 /** The signals that end a run on POSIX; Windows only delivers SIGINT, SIGBREAK (Ctrl+Break) and SIGHUP. */
 const ENDING_SIGNALS: NodeJS.Signals[] =
@@ -20,9 +19,6 @@ const ENDING_SIGNALS: NodeJS.Signals[] =
     : ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM"];
 /** Signals a terminal sends to its whole foreground process group, CMD included. */
 const KEYBOARD_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGQUIT"];
-/** Default grace period between passing a signal on and killing CMD. */
-export const DEFAULT_GRACE_SECONDS = 10;
-const MAX_GRACE_SECONDS = 3600;
 /** The revocation gets this long in all (retries included) before costgate gives up and says so. */
 export const REVOKE_TIMEOUT_MS = 10_000;
 
@@ -72,22 +68,6 @@ export function childEnvironment(
   return env;
 }
 
-/** graceSeconds reads `--grace-period` or `COSTGATE_EXEC_GRACE_SECONDS`: seconds, 0 to 3600. */
-export function graceSeconds(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
-  const [raw, from] =
-    flag !== undefined
-      ? [flag, "--grace-period"]
-      : [env["COSTGATE_EXEC_GRACE_SECONDS"], "COSTGATE_EXEC_GRACE_SECONDS"];
-  if (raw === undefined || raw.trim() === "") return DEFAULT_GRACE_SECONDS;
-  const n = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= 0 && n <= MAX_GRACE_SECONDS)) {
-    throw new UsageError(
-      `exec: ${from} is "${raw}"; give the seconds a command gets to end after a signal, from 0 to ${MAX_GRACE_SECONDS} (default ${DEFAULT_GRACE_SECONDS})`,
-    );
-  }
-  return n;
-}
-
 /** say writes a line on stderr; after a hangup the terminal may be gone, which must not stop the revoke. */
 function say(line: string): void {
   try {
@@ -108,15 +88,15 @@ interface Signals {
  * (whatever CMD did then) or when a signal ended CMD; 127 when CMD is not found, 126 when it cannot be run;
  * 2 bad usage and 3 no token, both before CMD starts.
  */
-export async function execCommand(command: string[], o: Opts): Promise<number> {
+export async function execCommand(command: string[], o: ExecOptions): Promise<number> {
   const [cmd, ...args] = command;
   if (!cmd) {
     throw new UsageError(
       "exec: give the command to run after --, e.g. costgate exec -- openstack region list",
     );
   }
-  const grace = graceSeconds(typeof o["gracePeriod"] === "string" ? o["gracePeriod"] : undefined);
-  const s = withIdentityFlags(o, (a) => resolveIdentitySettings(a));
+  const grace = o.graceSeconds;
+  const s = withIdentityFlags(o.identity, (a) => resolveIdentitySettings(a));
   const ep = { authUrl: s.authUrl, transport: s.transport };
 
   // From here on a signal never ends costgate at once: it is remembered (and passed on once CMD runs),

@@ -3,16 +3,14 @@
  * report read, so that the three surfaces judge by one set of thresholds.
  */
 import { resolve } from "node:path";
-import { policyPackConfig, readCostgateConfig } from "../../provider/budget/config-file";
+import { policyPackConfig } from "../../provider/budget/config-file";
 import { safeJson } from "../../provider/text";
-import { inputLimitFrom, writeFileAtomic } from "../files";
-import { type Flags, text } from "../options";
+import { writeFileAtomic } from "../files";
+import type { PolicyConfigOptions } from "../options";
 
 /** policyConfigCommand prints the pack's config, or with --output replaces that file whole. */
-export async function policyConfigCommand(o: Flags): Promise<number> {
-  const file = readCostgateConfig(String(o["config"]), inputLimitFrom(o));
+export async function policyConfigCommand({ file, output }: PolicyConfigOptions): Promise<number> {
   const json = `${safeJson(policyPackConfig(file), 2)}\n`;
-  const output = text(o, "output");
   if (output !== undefined) writeFileAtomic(resolve(output), json, "--output");
   else process.stdout.write(json);
   return 0;

@@ -4,7 +4,7 @@
  */
 import { EXIT } from "../errors";
 import { writeOutputs } from "../files";
-import { type Flags, reportOptions } from "../options";
+import type { ReportOptions } from "../options";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { renderMarkdown } from "../report/markdown";
@@ -12,18 +12,18 @@ import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 import { verdictSentence } from "../report/words";
 import { appendSummary } from "../summary";
-import { billingEndpointFrom } from "./billing";
+import { billingEndpoint } from "./billing";
 
 /**
  * reportCommand checks every flag, then reads the balance and the charges and writes the report.
  * It exits 0 whatever the verdict, unless --gate asks for check's exit codes (1 a mandatory rule failed,
  * 2 no verdict). With no mandatory rule judged the report says NO VERDICT (never PASS).
  */
-export async function reportCommand(o: Flags): Promise<number> {
-  const { target, product, period, now, asOf, format, gate, html, summary, currency } = reportOptions(o);
+export async function reportCommand(o: ReportOptions): Promise<number> {
+  const { target, product, period, now, asOf, format, gate, html, summary, currency } = o;
   const { projectId, config } = target;
   const q = { projectId, product, ...period };
-  const ep = billingEndpointFrom(o);
+  const ep = billingEndpoint(o.endpoint);
 
   const progress = startProgress("charges", "requests");
   let report: Awaited<ReturnType<typeof fetchReport>>;

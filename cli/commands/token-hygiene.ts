@@ -7,8 +7,7 @@ import { type IdentityEndpoint, revokeToken } from "../../provider/identity/toke
 import { resolveIdentityEndpoint } from "../../provider/settings";
 import { UsageError } from "../errors";
 import { withIdentityFlags } from "../identity-options";
-
-type Opts = Record<string, string | boolean | undefined>;
+import type { IdentityOptions } from "../options/identity";
 
 /** readStdin reads standard input to its end: a token, so no more than 1 MiB (COSTGATE_MAX_INPUT_SIZE). */
 function readStdin(): Promise<string> {
@@ -49,8 +48,8 @@ async function tokenToRevoke(arg: string | undefined): Promise<string> {
 }
 
 /** revokeCommand is `costgate token revoke [TOKEN]`: the token revokes itself (no credential needed). */
-export async function revokeCommand(arg: string | undefined, o: Opts): Promise<number> {
-  const ep: IdentityEndpoint = withIdentityFlags(o, (a) => resolveIdentityEndpoint(a));
+export async function revokeCommand(arg: string | undefined, o: IdentityOptions): Promise<number> {
+  const ep: IdentityEndpoint = withIdentityFlags(o.identity, (a) => resolveIdentityEndpoint(a));
   const token = await tokenToRevoke(arg);
   const revoked = await revokeToken(ep, token);
   process.stderr.write(

@@ -5,11 +5,13 @@ import { issueToken } from "../../provider/identity/tokens";
 import { resolveIdentitySettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
 import { withIdentityFlags } from "../identity-options";
+import type { TokenOptions } from "../options/identity";
 
-export async function tokenCommand(opts: Record<string, string | boolean | undefined>): Promise<number> {
-  const s = withIdentityFlags(opts, (a) => resolveIdentitySettings(a));
+/** tokenCommand issues a token and prints it, or with --json what Keystone says of it. */
+export async function tokenCommand(opts: TokenOptions): Promise<number> {
+  const s = withIdentityFlags(opts.identity, (a) => resolveIdentitySettings(a));
   const token = await issueToken({ authUrl: s.authUrl, transport: s.transport }, s.auth);
-  if (opts["json"]) {
+  if (opts.json) {
     const out = {
       token: token.id,
       expiresAt: token.expiresAt,

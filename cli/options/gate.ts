@@ -20,21 +20,25 @@ import {
 import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/config-file";
 import { resolveTargets, type Target } from "../../provider/budget/targets";
 import type { Level, RuleName } from "../../provider/budget/types";
-import { dayStartOf, parseAsOf } from "../../provider/check";
+import { dayStart } from "../../provider/calendar";
+import { parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
+import { readDecimal } from "../../provider/numbers";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
 import { summaryPathFrom } from "../summary";
+import { type EndpointOptions, endpointOptions } from "./billing";
 import { decimal, type Flags, text } from "./parse";
 import { formatFromFlags, htmlPathFromFlags, periodFromFlags } from "./report";
 
 /** amount reads an amount of 0 or more, within the bounds of every amount (MAX_AMOUNT, cents). */
 export function amount(v: unknown, flag: string): number {
-  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v))
+  const n = readDecimal(v, { signed: false });
+  if (n === undefined)
     throw new UsageError(`${flag}: "${String(v)}" is not an amount of 0 or more; e.g. ${flag} 500`);
-  const problem = amountProblem(Number(v));
-  if (problem) throw new UsageError(`${flag}: "${v.trim()}" ${problem}`);
-  return Number(v);
+  const problem = amountProblem(n);
+  if (problem) throw new UsageError(`${flag}: "${String(v).trim()}" ${problem}`);
+  return n;
 }
 
 /** day reads a day (`YYYY-MM-DD`, from 2000, not after today), e.g. --as-of. */
@@ -178,6 +182,8 @@ export interface CheckOptions extends TargetOptions {
   /** Where the Markdown summary goes: --summary, else GITHUB_STEP_SUMMARY under GitHub Actions. */
   summary?: { path: string; flag: string };
   json: boolean;
+  /** How to reach billing, and the run's one request cap (--max-requests). */
+  endpoint: EndpointOptions;
 }
 
 /**
@@ -211,6 +217,7 @@ export function checkOptions(o: Flags, now = new Date()): CheckOptions {
     now,
     ...(path ? { summary: { path, flag } } : {}),
     json: o["json"] === true,
+    endpoint: endpointOptions(o),
   };
 }
 
@@ -228,13 +235,15 @@ export interface ReportOptions extends TargetOptions {
   summary?: string;
   /** --currency, else the config file's. */
   currency?: string;
+  /** How to reach billing, and the run's one request cap (--max-requests). */
+  endpoint: EndpointOptions;
 }
 
 /** reportOptions reads every option of `costgate report` before any request. */
 export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
   const asOf = o["asOf"] === undefined ? undefined : day(o["asOf"], "--as-of", clock);
   // a replay runs at 00:00 UTC of its day
-  const now = asOf ? dayStartOf(asOf) : clock;
+  const now = asOf ? dayStart(asOf) : clock;
   const format = formatFromFlags(o);
   const t = targetOptions(o, { one: "to report" });
   const target = t.targets[0] as Target;
@@ -256,5 +265,21 @@ export function reportOptions(o: Flags, clock = new Date()): ReportOptions {
     ...(html ? { html } : {}),
     ...(summary ? { summary } : {}),
     ...(currency ? { currency } : {}),
+    endpoint: endpointOptions(o),
   };
+}
+
+/** `costgate policy-config`'s options. */
+export interface PolicyConfigOptions {
+  /** The costgate config file, read and validated. */
+  file: CostgateConfig;
+  /** --output: the file replaced whole, else standard output. */
+  output?: string;
+}
+
+/** policyConfigOptions reads --config (required) and --output. */
+export function policyConfigOptions(o: Flags): PolicyConfigOptions {
+  const file = readCostgateConfig(text(o, "config") ?? "", inputLimitFrom(o));
+  const output = text(o, "output");
+  return output === undefined ? { file } : { file, output };
 }

@@ -2,6 +2,7 @@
  * The parsers of option values, one per kind — texts, decimals, whole numbers, durations — each naming
  * the flag or variable in its error. Light on purpose: the command line's start imports it.
  */
+import { readDecimal, readWhole } from "../../provider/numbers";
 import { UsageError } from "../errors";
 
 /** Flags as commander gives them: a text, a switch, a repeated option's list. */
@@ -18,8 +19,8 @@ export function text(o: Flags, key: string): string | undefined {
  * as 16 and `1e3` as 1000, and an empty text as 0.
  */
 export function decimal(v: unknown, flag: string, example = "45000"): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*-?\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(n))
+  const n = readDecimal(v);
+  if (n === undefined)
     throw new UsageError(
       `${flag}: "${String(v)}" is not a number; write it in decimal, e.g. ${flag} ${example}`,
     );
@@ -28,8 +29,8 @@ export function decimal(v: unknown, flag: string, example = "45000"): number {
 
 /** wholeNumber reads a whole number of `min` or more (a count, a number of days); `example` ends the error. */
 export function wholeNumber(v: unknown, setting: string, min = 1, example?: string): number {
-  const n = Number(v);
-  if (typeof v !== "string" || !/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min)
+  const n = readWhole(v);
+  if (n === undefined || n < min)
     throw new UsageError(
       `${setting}: "${String(v)}" is not a whole number of ${min} or more${example ? `; e.g. ${example}` : ""}`,
     );
@@ -37,16 +38,26 @@ export function wholeNumber(v: unknown, setting: string, min = 1, example?: stri
 }
 
 /**
- * seconds reads a duration in seconds (`30`, `2.5`), more than 0 and at most `maxMs` milliseconds, as
- * milliseconds.
+ * seconds reads a duration in seconds (`30`, `2.5`), more than 0 (or 0 too, with `allowZero`) and at most
+ * `maxMs` milliseconds, as milliseconds. `refused` words the error of a value out of bounds or not a
+ * number, when the setting has its own words (e.g. `--grace-period`).
  */
-export function seconds(v: unknown, flag: string, maxMs: number): number {
-  const ms = Number(v) * 1000;
-  if (typeof v !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(v) || !Number.isFinite(ms) || ms <= 0)
+export function seconds(
+  v: unknown,
+  flag: string,
+  maxMs: number,
+  opts: { allowZero?: boolean; refused?: (raw: string) => string } = {},
+): number {
+  const s = readDecimal(v, { signed: false });
+  const ms = s === undefined ? Number.NaN : s * 1000;
+  const inRange = opts.allowZero ? ms >= 0 : ms > 0;
+  if (!inRange || !Number.isFinite(ms) || (opts.refused && ms > maxMs)) {
+    if (opts.refused) throw new UsageError(opts.refused(String(v)));
     throw new UsageError(`${flag}: "${String(v)}" is not a positive number of seconds; e.g. ${flag} 30`);
+  }
   if (ms > maxMs)
     throw new UsageError(
-      `${flag}: "${v}" seconds is longer than a timer can hold; give at most ${Math.floor(maxMs / 1000)} (about ${Math.floor(maxMs / 86_400_000)} days)`,
+      `${flag}: "${String(v)}" seconds is longer than a timer can hold; give at most ${Math.floor(maxMs / 1000)} (about ${Math.floor(maxMs / 86_400_000)} days)`,
     );
   return ms;
 }

@@ -4,10 +4,11 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { addDays, isoDay, parseBound, parsePeriod } from "../../provider/billing/periods";
+import { parsePeriod } from "../../provider/billing/periods";
+import { addDays, isoDay, parseBound } from "../../provider/calendar";
 import { UsageError } from "../errors";
 import { FLAG_NAMES } from "../period-flags";
-import { type Flags as Opts, wholeNumber } from "./parse";
+import { type Flags, text, wholeNumber } from "./parse";
 
 /** The report's default period: this many days, today included. */
 export const DEFAULT_DAYS = 60;
@@ -17,11 +18,11 @@ export const DEFAULT_DAYS = 60;
  * days in all). Bad dates name the flag.
  */
 export function periodFromFlags(
-  o: Opts,
+  o: Flags,
   now: Date,
   asOf?: string,
 ): { from: string; to: string; maxPeriodDays?: number } {
-  const given = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
+  const given = (k: string) => text(o, k);
   const maxRaw = given("maxPeriodDays");
   const maxPeriodDays = maxRaw === undefined ? undefined : wholeNumber(maxRaw, "--max-period-days");
   // a replay as of a day ends the day before it: nothing of that day or later is read
@@ -39,7 +40,7 @@ export function periodFromFlags(
 }
 
 /** htmlPathFromFlags resolves --html and checks that its folder exists. */
-export function htmlPathFromFlags(o: Opts): string | undefined {
+export function htmlPathFromFlags(o: Flags): string | undefined {
   const v = o["html"];
   if (v === undefined || v === false) return undefined;
   if (typeof v !== "string" || v.trim() === "")
@@ -56,7 +57,7 @@ export function htmlPathFromFlags(o: Opts): string | undefined {
 }
 
 /** formatFromFlags picks what goes to stdout: the terminal report, Markdown or JSON. */
-export function formatFromFlags(o: Opts): "terminal" | "markdown" | "json" {
+export function formatFromFlags(o: Flags): "terminal" | "markdown" | "json" {
   if (o["json"] && o["markdown"]) throw new UsageError("--json and --markdown: choose one output format");
   return o["json"] ? "json" : o["markdown"] ? "markdown" : "terminal";
 }

@@ -3,9 +3,10 @@
  * period does not cover them, the days the budget rules look at.
  */
 import { type BillingEndpoint, getBalance, getConsumption } from "../../provider/billing/client";
-import { addDays, isoDay, parsePeriod } from "../../provider/billing/periods";
+import { parsePeriod } from "../../provider/billing/periods";
 import type { ProductId } from "../../provider/billing/products";
 import { type BudgetConfig, parseBudgetConfig } from "../../provider/budget";
+import { addDays, isoDay } from "../../provider/calendar";
 import { CHECK_WINDOW_DAYS, checkPeriodStart, unreadBalance } from "../../provider/check";
 import { FLAG_NAMES } from "../period-flags";
 import { buildReport, type Report, type ReportInput } from "./model";

@@ -2,7 +2,7 @@
  * The report's model: a project's balance, the charges of a period and the budget evaluation, with the
  * figures every rendering (terminal, HTML, Markdown, JSON) shows. Pure: no I/O, the clock is an argument.
  */
-import { addDays, isoDay } from "../../provider/billing/periods";
+
 import { productName } from "../../provider/billing/products";
 import type { ProjectBalance, ProjectConsumption } from "../../provider/billing/results";
 import {
@@ -15,6 +15,7 @@ import {
 } from "../../provider/budget";
 import { evaluateWithPath } from "../../provider/budget/engine";
 import type { DailyCharge } from "../../provider/budget/types";
+import { addDays, daysInMonthOf, isoDay } from "../../provider/calendar";
 import { asOfEvaluation } from "../../provider/check";
 import { cleanText } from "../../provider/text";
 
@@ -92,12 +93,8 @@ export interface ReportInput {
   asOf?: string | undefined;
 }
 
-/** daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day. */
-export function daysInMonthOf(day: string): number {
-  const y = Number(day.slice(0, 4));
-  const m = Number(day.slice(5, 7));
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
+/** daysInMonthOf is the length of the UTC month that contains a `YYYY-MM-DD` day (the one calendar's). */
+export { daysInMonthOf };
 
 /** allowanceOn is the monthly budget spread evenly over the days of the day's month. */
 export function allowanceOn(day: string, monthlyBudget: number | undefined): number | null {

@@ -2,12 +2,12 @@
  * The wording and number formats the report's renderings share, so the terminal, HTML and Markdown
  * say the same thing.
  */
-import { addDays } from "../../provider/billing/periods";
+
 import type { ProjectConsumption } from "../../provider/billing/results";
 import { reasonText } from "../../provider/budget/reasons";
 import type { Evaluation, Finding, ForecastFigures, Status, Verdict } from "../../provider/budget/types";
 import { noVerdictReason } from "../../provider/budget/verdict";
-import { dayInWords, monthInWords } from "../../provider/calendar";
+import { addDays, dayInWords, monthInWords } from "../../provider/calendar";
 import { formatMoney as money, numberFormat } from "../../provider/money";
 import { cleanText } from "../../provider/text";
 import { plural } from "../../provider/words";

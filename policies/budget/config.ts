@@ -21,6 +21,7 @@ import {
   parseProjectId,
   parseProjectIds,
   type RateCard,
+  resolveProduct,
   resolveProjects,
 } from "costgate/budget";
 
@@ -184,4 +185,18 @@ export function projectTargets(
   }
   const shared = file.currency === undefined ? {} : { currency: file.currency };
   return targets.map((t) => ({ projectId: t.projectId, config: { ...t.config, ...shared } }));
+}
+
+/**
+ * packProduct is the product the pack reads billing for, from the one resolver of targets (resolveProduct):
+ * the policy config's `product`, else COSTGATE_PRODUCT, else openstack. A product it refuses is kept as
+ * given: the billing read refuses it too, and the policy reports that as billing it could not read.
+ */
+export function packProduct(config: { product?: string | number }, env = process.env): number | string {
+  try {
+    return resolveProduct({ product: config.product, env });
+  } catch (e) {
+    if (e instanceof ConfigError) return String(config.product ?? env["COSTGATE_PRODUCT"]);
+    throw e;
+  }
 }

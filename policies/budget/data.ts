@@ -5,7 +5,7 @@
  */
 import type { ProjectBalance, ProjectConsumption } from "costgate/billing";
 import { resolveBillingSettings } from "costgate/billing";
-import { fetchProjectData } from "costgate/budget";
+import { type BudgetConfig, checkPeriodStart, fetchProjectData } from "costgate/budget";
 
 /** Data of one project, or why it could not be read; `now` is when it was read. */
 export type ProjectData =
@@ -17,7 +17,7 @@ export type ProjectData =
  * pack's order, within one AnalyzeStack call; a policy that comes at or before the last one that ran
  * therefore starts a new run ({@link policyStarts}), and the reads of the last run are forgotten.
  */
-const runs = new Map<string, Promise<ProjectData>>();
+const runs = new Map<string, { from: string; read: Promise<ProjectData> }>();
 let lastPolicy = -1;
 
 /**
@@ -29,16 +29,24 @@ export function policyStarts(order: number): void {
   lastPolicy = order;
 }
 
-/** projectData fetches once per run; errors become a ProjectData the policies report. */
+/**
+ * projectData fetches once per run; errors become a ProjectData the policies report. The days read are
+ * those `config` needs (its `trailingDays` and `spikeWindowDays`, at most 366, and the forecast model's
+ * history): a later policy of the run that looks further back than the read reads once more, the longer
+ * window; any other reuses it.
+ */
 export function projectData(
   projectId: number,
   product: string | number,
   timeoutSeconds: number,
+  config: BudgetConfig = {},
 ): Promise<ProjectData> {
   const key = `${projectId}:${product}`;
-  const cached = runs.get(key);
-  if (cached) return cached;
   const now = new Date();
+  const from = checkPeriodStart(now, config);
+  const cached = runs.get(key);
+  if (cached && cached.from <= from) return cached.read;
+  const window = { trailingDays: config.trailingDays, spikeWindowDays: config.spikeWindowDays };
   const read = (async (): Promise<ProjectData> => {
     try {
       const s = resolveBillingSettings({
@@ -46,21 +54,21 @@ export function projectData(
       });
       const data = await fetchProjectData(
         { baseUrl: s.baseUrl, token: s.token, transport: s.transport },
-        { projectId, product, now, config: { spikeWindowDays: 30, trailingDays: 30 } },
+        { projectId, product, now, config: window },
       );
       return { ok: true, ...data, now };
     } catch (e) {
       return { ok: false, error: e instanceof Error ? e.message : String(e) };
     }
   })();
-  runs.set(key, read);
+  runs.set(key, { from, read });
   return read;
 }
 
 /** failures lists the projects whose billing could not be read in this run. */
 export async function failures(): Promise<{ key: string; error: string }[]> {
   const out: { key: string; error: string }[] = [];
-  for (const [key, read] of runs) {
+  for (const [key, { read }] of runs) {
     const d = await read;
     if (!d.ok) out.push({ key, error: d.error });
   }

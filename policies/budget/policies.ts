@@ -24,6 +24,7 @@ import {
   COMMON_DEFAULTS,
   type CommonConfig,
   type ProjectTarget,
+  packProduct,
   policyConfigSchema,
   projectTargets,
   STACK_TAG,
@@ -111,7 +112,7 @@ function unconfigured(
 /** withDefaults applies the common settings' defaults (the SDK does not fill configSchema defaults). */
 function withDefaults(config: CommonConfig) {
   return {
-    product: config.product ?? process.env["COSTGATE_PRODUCT"] ?? "openstack",
+    product: packProduct(config),
     onError: config.onBillingError ?? COMMON_DEFAULTS.onBillingError,
     timeout: config.timeoutSeconds ?? COMMON_DEFAULTS.timeoutSeconds,
   };
@@ -156,7 +157,7 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
     const targets = targetsOrNone(args, config, report, rule.threshold);
     for (const target of targets) {
       if (unconfigured(rule.name, rule.threshold, target, report)) continue;
-      const data = await projectData(target.projectId, product, timeout);
+      const data = await projectData(target.projectId, product, timeout, target.config);
       if (!data.ok) {
         if (onError === "fail") {
           report(
@@ -243,7 +244,7 @@ export const billingAvailable: StackValidationPolicy = {
       if (!isConfigError(e)) throw e;
     }
     for (const target of own) {
-      await projectData(target.projectId, product, timeout);
+      await projectData(target.projectId, product, timeout, target.config);
     }
     for (const f of await failures()) {
       report(

@@ -2,21 +2,28 @@
  * Periods of the consumption report (docs/API.md#billing-parameters, docs/API.md#consumption): parsed from a Date, `YYYY-MM-DD` or an ISO
  * timestamp, sent as `YYYY-MM-DDTHH:mm:ss.sssZ` in UTC, and split into windows for long periods.
  */
-import { addDays, dayStart, daysBetween, isoDay } from "../calendar";
+import {
+  ACCEPTED_INSTANT as ACCEPTED,
+  addDays,
+  type Bound,
+  dayStart,
+  daysBetween,
+  EARLIEST_YEAR,
+  formatInstant,
+  isoDay,
+  parseBound,
+} from "../calendar";
 import { ConfigError } from "../errors";
 
 const DAY_MS = 86_400_000;
-const ACCEPTED = "use a date YYYY-MM-DD, an ISO 8601 timestamp (2026-11-01T00:00:00Z) or a Date";
-/** What the command line accepts (no Date there). */
-export const ACCEPTED_ON_COMMAND_LINE =
-  "use a date YYYY-MM-DD or an ISO 8601 timestamp (2026-11-01T00:00:00Z)";
 
-/** The first year a period may start in: an earlier one is a typo (0026 for 2026), not billing history. */
-export const EARLIEST_YEAR = 2000;
 /** The longest period read by default, in days: three years and a day. */
 export const DEFAULT_MAX_PERIOD_DAYS = 1096;
 
-/** How a caller names the settings in messages, and what it accepts. */
+/**
+ * How a caller names the settings in messages, and what it accepts: the library's own names by default;
+ * a surface with its own words for them (the command line's flags, cli/period-flags.ts) passes these.
+ */
 export interface PeriodNames {
   from: string;
   to: string;
@@ -34,65 +41,7 @@ const LIBRARY_NAMES: PeriodNames = {
   accepted: ACCEPTED,
 };
 
-/** A period bound: an instant, and whether it was given as a whole day. */
-export interface Bound {
-  at: Date;
-  dateOnly: boolean;
-}
-
-export { addDays, dayStart, daysBetween, isoDay };
-
-function validDate(y: number, m: number, d: number): boolean {
-  // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.
-  const t = new Date(0);
-  t.setUTCFullYear(y, m - 1, d);
-  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
-}
-
-/**
- * parseBound reads one bound of a period. Impossible dates (2026-02-30) are refused.
- *
- * @example parseBound("2026-11-01", "from") // { at: 2026-11-01T00:00:00.000Z, dateOnly: true }
- */
-export function parseBound(value: unknown, field: string, accepted = ACCEPTED): Bound {
-  const ACCEPTED = accepted;
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new ConfigError(field, `is an invalid Date; ${ACCEPTED}`);
-    checkYear(value.getUTCFullYear(), value.toISOString().slice(0, 10), field);
-    return { at: new Date(value.getTime()), dateOnly: false };
-  }
-  if (typeof value !== "string" || value.trim() === "") throw new ConfigError(field, `missing; ${ACCEPTED}`);
-  const text = value.trim();
-  const m =
-    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
-      text,
-    );
-  if (!m) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
-  const [, y, mo, d, hh, mi, ss, , zone] = m;
-  if (Number(mo) < 1 || Number(mo) > 12) {
-    throw new ConfigError(field, `"${text}" is not a real date (there is no month ${mo}); ${ACCEPTED}`);
-  }
-  if (!validDate(Number(y), Number(mo), Number(d))) {
-    throw new ConfigError(field, `"${text}" is not a real date (${y}-${mo} has no day ${d}); ${ACCEPTED}`);
-  }
-  checkYear(Number(y), text, field);
-  if (hh === undefined) return { at: new Date(`${y}-${mo}-${d}T00:00:00.000Z`), dateOnly: true };
-  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 59) {
-    throw new ConfigError(field, `"${text}" has an impossible time; ${ACCEPTED}`);
-  }
-  const at = new Date(zone ? text.replace(" ", "T") : `${text.replace(" ", "T")}Z`);
-  if (Number.isNaN(at.getTime())) throw new ConfigError(field, `"${text}" is not a date; ${ACCEPTED}`);
-  return { at, dateOnly: false };
-}
-
-function checkYear(year: number, text: string, field: string): void {
-  if (year < EARLIEST_YEAR) {
-    throw new ConfigError(
-      field,
-      `"${text}" is before ${EARLIEST_YEAR}: is the year a typo? (no billing history is that old); e.g. 2026-11-01`,
-    );
-  }
-}
+export { addDays, type Bound, dayStart, daysBetween, EARLIEST_YEAR, formatInstant, isoDay, parseBound };
 
 /** A validated period: the days it covers and the exact strings sent. */
 export interface Period {
@@ -104,18 +53,13 @@ export interface Period {
   periodTo: string;
 }
 
-/** formatInstant renders the one format the endpoint takes (docs/API.md#limits). */
-export function formatInstant(d: Date): string {
-  return d.toISOString();
-}
-
 /** Options of {@link parsePeriod}. */
 export interface PeriodOptions {
   /** The end when `to` is not given. Default: now. */
   now?: Date;
   /** The longest period accepted, in days. Default {@link DEFAULT_MAX_PERIOD_DAYS} (1096). */
   maxPeriodDays?: number;
-  /** How messages name the settings: the library's fields by default, {@link FLAG_NAMES} on the command line. */
+  /** How messages name the settings: the library's fields by default, a surface's own words otherwise. */
   names?: PeriodNames;
 }
 

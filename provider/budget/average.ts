@@ -3,8 +3,8 @@
  */
 import Big = require("big.js");
 
+import { dayString } from "../calendar";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
-import { dayString } from "./days";
 import { cents } from "./money";
 import { coveredFrom, type Series, toSeries, totalBetween } from "./series";
 import type { BudgetInput } from "./types";

@@ -3,7 +3,7 @@
  */
 import Big = require("big.js");
 
-import { dayString } from "./days";
+import { dayString } from "../calendar";
 import { cents, formatFixed1, formatMoney, formatNumber, tenths } from "./money";
 import type { BudgetRule } from "./rule";
 import { RULE_INFO } from "./rule-info";

@@ -1,10 +1,11 @@
 /**
  * The engine: runs the configured rules over one project's input and gives the verdict.
  */
+
+import { dayString } from "../calendar";
 import { trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
 import { dailySpikeRule } from "./daily-spike";
-import { dayString } from "./days";
 import type { MonthForecast } from "./forecast";
 import { forecastOf } from "./forecast";
 import { minBalanceRule } from "./min-balance";

@@ -3,9 +3,9 @@
  */
 import Big = require("big.js");
 
+import { dayString, monthPosition } from "../calendar";
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
-import { dayString, monthPosition } from "./days";
 import { cents } from "./money";
 import { type Series, toSeries, totalBetween } from "./series";
 import type { BudgetInput } from "./types";

@@ -1,3 +1,4 @@
+export { daysLeftInMonth } from "../calendar";
 export { type TrailingAverage, trailingAverage } from "./average";
 export {
   type BudgetConfig,
@@ -17,7 +18,6 @@ export {
   THRESHOLD_OF,
 } from "./config";
 export { dailySpikeRule, MIN_SPIKE_DAYS } from "./daily-spike";
-export { daysLeftInMonth } from "./days";
 export { budgetRules, evaluate, type ForecastPathDay, forecastPath } from "./engine";
 export { forecastMonthEnd, type MonthForecast } from "./forecast";
 export { minBalanceRule } from "./min-balance";

@@ -5,7 +5,7 @@
  */
 import Big = require("big.js");
 
-import { dayInWords, dayString } from "../calendar";
+import { addDays, dayInWords, dayString } from "../calendar";
 import type { ForecastReason } from "./model";
 import { cents, formatMoney, formatNumber } from "./money";
 import type { ForecastReasonFigure } from "./types";
@@ -119,7 +119,7 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
         ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`
         : `a charge of about ${formatMoney(r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`;
     case "delay": {
-      const next = dayString(Date.parse(`${r.day}T00:00:00Z`) / 86_400_000 + 1);
+      const next = addDays(r.day, 1);
       return `the charges of ${dayWords(r.day, wording.today)} arrived with ${dayWords(next, wording.today)}'s (read as one delay, not a drop and a spike)`;
     }
     case "spike":

@@ -6,9 +6,9 @@
 import Big = require("big.js");
 
 import { z } from "zod";
+import { dayNumber, utcDay } from "../calendar";
 import { perProcess } from "../once";
 import { zodToConfigError } from "./config";
-import { dayNumber, utcDay } from "./days";
 import type { BudgetInput, DailyCharge } from "./types";
 
 /**

@@ -2,7 +2,9 @@
  * What a caller can say about the transport — TLS, proxy, timeouts, retries, response size, a signal —
  * and how those settings are merged over `COSTGATE_RETRIES` / `COSTGATE_TIMEOUT_MS` and the defaults.
  */
+
 import { ConfigError } from "../errors";
+import { readWhole } from "../numbers";
 
 /**
  * Timeouts of one request (one attempt), in milliseconds. undici checks the connect, headers and body
@@ -129,8 +131,8 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function positiveInt(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) {
+  const n = readWhole(raw);
+  if (n === undefined || n < min) {
     throw new ConfigError(name, `"${raw}" is not a whole number, ${min} or more`);
   }
   return n;

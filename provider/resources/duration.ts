@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors";
+import { readDecimal } from "../numbers";
 
 /**
  * parseDuration reads seconds (a number) or a duration like "90s", "30m", "2h" or "1h30m".
@@ -11,7 +12,8 @@ export function parseDuration(value: number | string, field: string): number {
     return value;
   }
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  const seconds = readDecimal(text, { signed: false });
+  if (seconds !== undefined) return seconds;
   const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
   if (!m || text === "") {
     throw new ConfigError(

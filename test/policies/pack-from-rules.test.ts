@@ -56,6 +56,21 @@ describe("the pack built from the rules", () => {
       expect(props).toHaveProperty("rateCard");
     }
     expect(JSON.stringify(policies)).not.toMatch(/at the trailing average/);
+    // both forms of projects, a list of {projectId, ...} and a map keyed by project id, with the same
+    // per-project settings as the file's
+    type Forms = {
+      anyOf?: { type?: string; items?: { properties?: object }; additionalProperties?: object }[];
+    };
+    const forms = (p: unknown) => [...new Set(((p as Forms).anyOf ?? []).map((f) => f.type))].sort();
+    const fileProjects = (costgateConfigJsonSchema()["properties"] as Record<string, Forms>)["projects"];
+    expect(forms(fileProjects)).toEqual(["array", "object"]);
+    const listKeys = (p: Forms) =>
+      Object.keys(p.anyOf?.find((f) => f.type === "array")?.items?.properties ?? {});
+    for (const policy of policies) {
+      const projects = policy.properties["projects"] as Forms;
+      expect(forms(projects), policy.name).toEqual(["array", "object"]);
+      expect(listKeys(projects).sort(), policy.name).toEqual(listKeys(fileProjects as Forms).sort());
+    }
   });
 
   it("takes each policy's sentence, level, severity and remediation steps from its rule", async () => {
