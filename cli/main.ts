@@ -376,6 +376,62 @@ could not be written (the old file is kept; with --gate a failing gate's 1 wins)
       ),
     );
 
+  addBillingOptions(
+    program
+      .command("watch")
+      .description(
+        "re-read billing every --interval, serve the figures to Prometheus, and post alerts that fire once",
+      )
+      .option(
+        "--config <file>",
+        "projects, product and thresholds from a JSON or YAML file (flags win over it)",
+      )
+      .option("--interval <duration>", "time between reads: seconds or 90s, 15m, 1h (default 15m, jittered)")
+      .option(
+        "--listen <host:port>",
+        "where /metrics, /healthz and /readyz are served (default 127.0.0.1:9464)",
+      )
+      .option(
+        "--webhook <url>",
+        "post alerts as JSON here (repeatable; env COSTGATE_WEBHOOK_URL)",
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option(
+        "--slack-webhook <url>",
+        "post alerts to this Slack incoming webhook (repeatable; env COSTGATE_SLACK_WEBHOOK_URL)",
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option("--state <file>", "keep what fires and what is still to deliver here, across restarts")
+      .option("--once", "read, judge, deliver what is due, save --state, exit 0")
+      .option("--gate", "with --once: exit as check does (1 a mandatory rule fails, 3 unreachable)")
+      .option("--min-balance <amount>", "balance must stay at or above this")
+      .option("--include-bonuses", "count bonuses towards the balance and runway")
+      .option("--monthly-budget <amount>", "month-to-date spend plus forecast must fit this")
+      .option("--min-runway-days <days>", "days the balance must last at the forecast spend")
+      .option("--spike-factor <factor>", "flag yesterday above the 14-day median times this (advisory)")
+      .option("--quantile <q>", "the forecast quantile the rules judge: p50, p80 or p90 (default p80)")
+      .option(
+        "--level <rule=level>",
+        "set a rule's level: mandatory, advisory or disabled (repeatable)",
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option("--concurrency <n>", "projects read at once (default 8)")
+      .option("--max-input-size <size>", "largest config or state file read, e.g. 4MiB"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  costgate watch --config costgate.yaml --state /var/lib/costgate/watch.json
+  COSTGATE_SLACK_WEBHOOK_URL=https://hooks.slack.com/services/... costgate watch --config costgate.yaml --state s.json
+  costgate watch --config costgate.yaml --once --gate --state s.json     # cron or scheduled CI
+
+--max-requests caps each cycle's requests. Exit codes: 0 stopped by SIGTERM/SIGINT or --once done;
+with --once --gate check's: 1 a mandatory rule fails, 2 no verdict, 3 billing unreachable;
+2 bad usage (nothing sent), 4 --state could not be written.`,
+    )
+    .action((opts: Opts) => run(import("./commands/watch").then((m) => m.watchCommand(opts))));
+
   program
     .command("demo")
     .description(

@@ -33,7 +33,7 @@ export class ConfigError extends CostgateError {
 }
 
 /** Which API an error came from. */
-export type Service = "identity" | "billing";
+export type Service = "identity" | "billing" | "webhook";
 
 /** Details shared by errors raised while talking to an endpoint. */
 export interface RequestInfo {
