@@ -430,7 +430,13 @@ Examples:
 with --once --gate check's: 1 a mandatory rule fails, 2 no verdict, 3 billing unreachable;
 2 bad usage (nothing sent), 4 --state could not be written.`,
     )
-    .action((opts: Opts) => run(import("./commands/watch").then((m) => m.watchCommand(opts))));
+    .action((flags: Flags) =>
+      run(
+        Promise.all([import("./options/watch"), import("./commands/watch")]).then(([o, m]) =>
+          m.watchCommand(o.watchOptions(flags)),
+        ),
+      ),
+    );
 
   program
     .command("demo")

@@ -17,10 +17,9 @@ import {
 } from "../../provider/watch/state";
 import { type CycleResult, Watcher } from "../../provider/watch/watcher";
 import { EXIT, UsageError } from "../errors";
-import { inputLimitFrom, writeFileAtomic } from "../files";
-import type { Flags } from "../options/parse";
-import { watchOptions } from "../options/watch";
-import { billingEndpointFrom, runRequestCap } from "./billing";
+import { writeFileAtomic } from "../files";
+import type { WatchOptions } from "../options/watch";
+import { billingEndpoint } from "./billing";
 import { checkText } from "./check";
 
 /** How webhooks are reached: short timeouts, the proxy from the environment; retries are the outbox's. */
@@ -31,13 +30,12 @@ const WEBHOOK_TRANSPORT = {
 const log = (line: string) => process.stderr.write(`costgate: ${cleanText(line)}\n`);
 
 /** loadState reads --state; a missing file is a first start. */
-function loadState(path: string | undefined, o: Flags): WatchState {
+function loadState(path: string | undefined, maxBytes: number): WatchState {
   if (path === undefined || !existsSync(path)) return emptyWatchState();
   const text = readBounded(path, {
     field: "--state",
     kind: "settings",
-    // the outbox holds at most 10,000 notifications
-    maxBytes: inputLimitFrom(o).maxBytes ?? 64 * 1024 * 1024,
+    maxBytes,
     flag: "--max-input-size",
   });
   return parseWatchState(text, "--state");
@@ -80,17 +78,16 @@ function serve(metrics: WatchMetrics, ready: () => boolean): Server {
 }
 
 /** watchCommand runs the watch (or one cycle with --once). */
-export async function watchCommand(o: Flags): Promise<number> {
-  const w = watchOptions(o);
-  const ep = billingEndpointFrom(o);
-  const cap = runRequestCap(o);
+export async function watchCommand(w: WatchOptions): Promise<number> {
+  const ep = billingEndpoint(w.endpoint);
+  const cap = w.endpoint.runBudget.limit;
   if (w.targets.length * 2 > cap) {
     throw new UsageError(
       `${w.targets.length} projects need at least ${w.targets.length * 2} requests a cycle, more than the cap of ${cap} (--max-requests, counted per cycle); watch fewer projects or raise --max-requests`,
     );
   }
   for (const warning of w.warnings) process.emitWarning(warning, "CostgateWatchWarning");
-  const state = loadState(w.statePath, o);
+  const state = loadState(w.statePath, w.maxInputBytes);
   const save = (s: WatchState) => {
     if (w.statePath !== undefined) writeFileAtomic(w.statePath, serializeWatchState(s), "--state");
   };

@@ -6,6 +6,8 @@ import { isConfigError } from "../../provider/errors";
 import { parseDuration } from "../../provider/resources/duration";
 import { type Destination, parseWebhook } from "../../provider/watch/webhooks";
 import { UsageError } from "../errors";
+import { inputLimitFrom } from "../files";
+import { type EndpointOptions, endpointOptions } from "./billing";
 import { requireGate, type TargetOptions, targetOptions } from "./gate";
 import { type Flags, text, wholeNumber } from "./parse";
 
@@ -28,6 +30,10 @@ export interface WatchOptions extends TargetOptions {
   concurrency: number;
   /** Warnings to print before starting (an interval under a minute). */
   warnings: string[];
+  /** How to reach billing; its request cap (--max-requests) counts per cycle. */
+  endpoint: EndpointOptions;
+  /** The largest --state file read (--max-input-size). */
+  maxInputBytes: number;
 }
 
 /** list reads a repeatable flag. */
@@ -127,5 +133,8 @@ export function watchOptions(o: Flags, env: NodeJS.ProcessEnv = process.env): Wa
     gate,
     concurrency,
     warnings: interval.warning ? [interval.warning] : [],
+    endpoint: endpointOptions(o),
+    // the outbox holds at most 10,000 notifications
+    maxInputBytes: inputLimitFrom(o).maxBytes ?? 64 * 1024 * 1024,
   };
 }
