@@ -38,7 +38,9 @@ function main(argv: string[]): void {
   const detail = argv.includes("--detail") ? argv[argv.indexOf("--detail") + 1] : undefined;
   const split = heldout ? "heldout" : "tune";
   out(`foreign-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"})`);
-  out(`${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`);
+  out(
+    `${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`,
+  );
   const all: MonthSample[] = [];
   let misses = 0;
   let seriesCount = 0;
