@@ -51,8 +51,8 @@ function main(argv: string[]): void {
     const miss = m.ratio["run-rate"] > 0.8 || m.ratio["trailing-mean"] > 0.85;
     seriesCount++;
     if (miss) misses++;
-    out(`${row(`${s.name}/${s.seed}`, month)}${miss ? "  MISS" : ""}`);
-    if (detail && s.name === detail)
+    out(`${row(s.name, month)}${miss ? "  MISS" : ""}`);
+    if (detail && s.name.startsWith(detail))
       for (const x of month)
         out(
           `   day ${x.day} model ${f1(x.error.model * 100)} rr ${f1(x.error["run-rate"] * 100)} ${x.under80 ? "" : ">p80"} ${x.under90 ? "" : ">p90"}`,

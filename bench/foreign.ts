@@ -405,11 +405,15 @@ export const FOREIGN_SPLITS = { tune: [7101, 7201, 7301], heldout: [9101, 9201] 
 
 /**
  * foreignSplit is a split's series: every profile with each of the split's seed groups (`FOREIGN_SPLITS`).
- * `tune` starts with the original set ({@link foreignSet}); `heldout` is for reporting only.
+ * Names are `profile/seed`. `tune` starts with the original set ({@link foreignSet}); `heldout` is for
+ * reporting only.
  */
 export function foreignSplit(split: keyof typeof FOREIGN_SPLITS): ForeignSeries[] {
   return FOREIGN_SPLITS[split].flatMap((base) =>
-    FOREIGN_PROFILES.map((p, i) => generateForeign({ ...p, seed: base + i })),
+    FOREIGN_PROFILES.map((p, i) => ({
+      ...generateForeign({ ...p, seed: base + i }),
+      name: `${p.name}/${base + i}`,
+    })),
   );
 }
 
