@@ -11,6 +11,7 @@
  *   npm run backtest:cli                      all series, days 3, 5, …, 25 (days after today are skipped)
  *   npm run backtest:cli -- --series 3        the first 3 series
  *   npm run backtest:cli -- --quick           days 5, 11, 17, 23 only
+ *   npm run backtest:cli -- --split heldout   foreign-heldout (or tune): bench/foreign.ts's splits
  *   npm run backtest:cli -- --no-timing       skip the 100-project timing
  *   npm run backtest:cli -- --json FILE       also write the figures as JSON
  */
@@ -22,7 +23,7 @@ import pLimit from "p-limit";
 import { type Emulator, startEmulator } from "../emulator";
 import type { CorpusSeries } from "./corpus";
 import { AS_OF_DAYS, quantileOf, replaySeries } from "./evaluate";
-import { billOn, type ForeignSeries, foreignSet, monthsOf } from "./foreign";
+import { billOn, type ForeignSeries, foreignSet, foreignSplit, monthsOf } from "./foreign";
 import { interleave, median } from "./measure";
 
 const DAY_MS = 86_400_000;
@@ -362,7 +363,10 @@ function arg(name: string): string | undefined {
 async function main(): Promise<void> {
   const n = arg("series") === undefined ? undefined : Number(arg("series"));
   const days = process.argv.includes("--quick") ? [5, 11, 17, 23] : AS_OF_DAYS;
-  const series = foreignSet(n);
+  const split = arg("split");
+  if (split !== undefined && split !== "tune" && split !== "heldout")
+    throw new Error(`--split ${split}: use --split tune or --split heldout`);
+  const series = split ? foreignSplit(split) : foreignSet(n);
   const emu = await startEmulator({ port: 0 });
   const log = (line: string) => process.stderr.write(`backtest:cli: ${line}\n`);
   try {

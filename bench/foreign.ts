@@ -2,9 +2,12 @@
  * Foreign bills (issue 20): a second generator of daily bills, written independently of the forecast model
  * and of its corpus (bench/corpus.ts), to check the forecast on series its authors never wrote.
  *
- * **This set is never used for tuning.** Its seeds are fixed; it is only ever replayed through the built CLI
- * (bench/check-replay.ts) and its figures reported. Tuning on it would make it one more corpus that flatters
- * the model: add a new series instead of editing one that the model misses.
+ * Splits (issue 20, second pass). The ten profiles' first seeds (7101–7110) were looked at when their misses
+ * were diagnosed, so they are no longer unseen: with two more seeds of the same profiles (7201–7210,
+ * 7301–7310) they are **foreign-tune**, where diagnosis and tuning are allowed. **foreign-heldout** is the
+ * same ten profiles with fresh seeds (9101–9110, 9201–9210), never looked at while the model was changed:
+ * it is only ever reported (`foreignSplit("heldout")`), never chosen on. The profiles themselves are not
+ * edited to suit the model: add a profile instead.
  *
  * It is modelled on how a cloud bills a team, not on the model: a fleet of servers and volumes with hourly
  * prices, added and removed over time (mostly a few machines — steps of 8–30 % — sometimes half the fleet),
@@ -68,7 +71,7 @@ interface Profile {
   noise: number;
 }
 
-/** The fixed set. Names say what kind of team; seeds are fixed. Never tune on it (see the file's head). */
+/** The profiles, with their first seeds (7101–7110, foreign-tune; see the file's head for the splits). */
 export const FOREIGN_PROFILES: readonly Profile[] = [
   {
     name: "webshop-prod",
@@ -397,7 +400,24 @@ export function generateForeign(p: Profile): ForeignSeries {
   return { name: p.name, seed: p.seed, firstDay, daily, story };
 }
 
-/** foreignSet is the whole fixed set (or its first `n` series). */
+/** The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`). */
+export const FOREIGN_SPLITS = { tune: [7101, 7201, 7301], heldout: [9101, 9201] } as const;
+
+/**
+ * foreignSplit is a split's series: every profile with each of the split's seed groups (`FOREIGN_SPLITS`).
+ * Names are `profile/seed`. `tune` starts with the original set ({@link foreignSet}); `heldout` is for
+ * reporting only.
+ */
+export function foreignSplit(split: keyof typeof FOREIGN_SPLITS): ForeignSeries[] {
+  return FOREIGN_SPLITS[split].flatMap((base) =>
+    FOREIGN_PROFILES.map((p, i) => ({
+      ...generateForeign({ ...p, seed: base + i }),
+      name: `${p.name}/${base + i}`,
+    })),
+  );
+}
+
+/** foreignSet is the original set, seeds 7101–7110 (or its first `n` series): part of foreign-tune. */
 export function foreignSet(n = FOREIGN_PROFILES.length): ForeignSeries[] {
   return FOREIGN_PROFILES.slice(0, n).map(generateForeign);
 }

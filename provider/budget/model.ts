@@ -50,8 +50,8 @@ export interface ModelForecast {
 }
 
 const DAY_WEEK = 7;
-/** How much wider than the history's own backtest errors the intervals are (docs/FORECAST.md). */
-const SPREAD = 1.5;
+/** How much wider than the history's own backtest errors the intervals are (docs/FORECAST.md; 1.5 before the long floor). */
+const SPREAD = 1.3;
 /** 1970-01-01 (day 0) was a Thursday: weekday of day n is (n + 4) % 7, 0 = Sunday. */
 export const weekdayOf = (day: number): number => (day + 4) % DAY_WEEK;
 
@@ -86,8 +86,13 @@ interface Reading {
   level: number[];
   /** Each day's charges as the backtests count them: like `level` but neither clipped nor ÷ the weekday factor. */
   actual: number[];
+  /** `level` and `actual` as the days were, earlier regimes not scaled to the last (for the intervals). */
+  rawLevel: number[];
+  rawActual: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
+  /** Charges seen once on a day of the month, that may recur: day of the month → amount and chance. */
+  maybeCharges: Map<number, { amount: number; chance: number }>;
   /**
    * The charges of the last days still to arrive: their expected amount × the share of the history's
    * near-0 days that were caught up (0 under two delays read).
@@ -269,18 +274,24 @@ function read(amounts: number[], firstDay: number): Reading {
       for (const i of idx) c[i] = Math.max(0, c[i]! - amount);
     }
   }
+  const maybeCharges = seenOnce(c, expected, noise, firstDay);
   // spikes: a day far above its neighbours counts as that bound
-  const capOf = (i: number) => expected[i]! * (1 + Math.max(6 * noise, 0.5));
+  // (a weekday usually near 0 is judged against a usual day: charges on it are not a one-off of 90×)
+  const capOf = (i: number) => usualDay(expected, typical, firstDay, i) * (1 + Math.max(6 * noise, 0.5));
   // (a day next to another as high is a run — a change, not a spike)
   const high = (i: number) => i >= 0 && i < n && expected[i]! > 0 && c[i]! > capOf(i);
   const clipped = c.map((v, i) => {
     if (!high(i) || high(i - 1) || high(i + 1)) return v;
-    reasons.push({ kind: "spike", day: firstDay + i, ratio: v / expected[i]! });
+    reasons.push({ kind: "spike", day: firstDay + i, ratio: v / usualDay(expected, typical, firstDay, i) });
     return capOf(i);
   });
   // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last
   const { f0 } = localExpectation(clipped, firstDay);
-  const des = clipped.map((v, i) => v / f0[weekdayOf(firstDay + i)]!);
+  // (a weekday near 0 says nothing of the level: its charges, now and then, are not a step)
+  const des = clipped.map((v, i) => {
+    const f = f0[weekdayOf(firstDay + i)]!;
+    return f < IDLE_WEEKDAY ? 0 : v / f;
+  });
   const cps = changePoints(des);
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
@@ -322,14 +333,61 @@ function read(amounts: number[], firstDay: number): Reading {
     const f = factors[weekdayOf(firstDay + i)]!;
     level.push(f >= 0.15 || i === 0 ? v / f : level[i - 1]!);
   });
+  const rawLevel: number[] = [];
+  clipped.forEach((v, i) => {
+    const f = factors[weekdayOf(firstDay + i)]!;
+    rawLevel.push(f >= 0.15 || i === 0 ? v / f : rawLevel[i - 1]!);
+  });
   return {
     factors,
     level,
     actual: c.map((v, i) => v * scale[i]!),
+    rawLevel,
+    rawActual: c,
     charges,
     pending,
+    maybeCharges,
     reasons,
   };
+}
+
+/**
+ * seenOnce finds the charges that may recur on a day of the month but were seen once only: the day of the
+ * month occurs once in the history, in its last 31 days, well above its neighbours (as a recurring charge
+ * must be). Each is taken out of `c` (a spike or a monthly item, the level is better without it) and comes
+ * back with the chance 1 ÷ (1 + the history's other days as far above their neighbours): a lone high day in
+ * a quiet history is likely a monthly item, one among many spikes likely another spike.
+ */
+function seenOnce(
+  c: number[],
+  expected: number[],
+  noise: number,
+  firstDay: number,
+): Map<number, { amount: number; chance: number }> {
+  const n = c.length;
+  const found = new Map<number, { amount: number; chance: number }>();
+  const high = (i: number) =>
+    expected[i]! > 0 && c[i]! - expected[i]! > Math.max(5 * noise, 0.3) * expected[i]!;
+  const highDays = c.map((_, i) => i).filter(high);
+  for (const i of highDays) {
+    const dom = dayOfMonthOf(firstDay + i);
+    // seen once: within the last month, and the same day of the month not in the history before it
+    const at = new Date((firstDay + i) * DAY_MS);
+    const monthBefore = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, dom) / DAY_MS;
+    if (n - 1 - i > 31 || monthBefore >= firstDay || dom > 28) continue;
+    found.set(dom, { amount: c[i]! - expected[i]!, chance: 1 / highDays.length });
+    c[i] = expected[i]!;
+  }
+  return found;
+}
+
+/** A weekday whose typical charges are under this share of a usual day's is idle (read as a weekly shape). */
+const IDLE_WEEKDAY = 0.15;
+
+/** usualDay is day `i`'s expectation, or a usual day's when its weekday is idle (`typical` factor near 0). */
+function usualDay(expected: number[], typical: number[], firstDay: number, i: number): number {
+  const f = typical[weekdayOf(firstDay + i)]!;
+  return f < IDLE_WEEKDAY ? expected[i]! / f : expected[i]!;
 }
 
 /** How much the weekday factors shrink towards 1: by d² / (d² + FACTOR_SHRINK × noise² / k), k weeks seen. */
@@ -419,6 +477,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   const forecasts = new Map<string, ModelForecast>();
   const r = n >= 14 ? read(amounts, firstDay) : undefined;
   let cands: Candidates | undefined;
+  let rawCands: Candidates | undefined;
   const weights = new Map<number, number[]>();
   return {
     forecast(todaySoFar, lastDay) {
@@ -500,6 +559,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
       chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
     }
+    // charges seen once come back in the quantiles their chance reaches
+    const maybeDays = maybeChargeDays(rd.maybeCharges, today, lastDay);
     // charges of the last days still to arrive come today
     chargeDays[0] = chargeDays[0]! + rd.pending;
     // the rest of today: what today is expected to cost minus what it shows
@@ -508,12 +569,26 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const share = todayTotal > 0 ? restOfToday / todayTotal : 0;
     levelDays[0] = levelDays[0]! * share;
     chargeDays[0] = chargeDays[0]! * share;
+    const m0 = maybeDays[0]!;
+    maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
     const ratios: number[] = [];
     for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
       const pred = combined(o, o, o + horizon);
       let act = 0;
       for (let i = o; i < o + horizon; i++) act += rd.actual[i]!;
       if (pred > 0) ratios.push(act / pred);
+    }
+    // the same backtests on the days as they were (steps not scaled away), over a longer span of origins:
+    // what this series' own changes and surprises did to a forecast at this horizon
+    rawCands ??= new Candidates({ ...rd, level: rd.rawLevel }, firstDay, n + 400);
+    const rc = rawCands;
+    const rawRatios: number[] = [];
+    for (let o = n - horizon; o >= 14 && rawRatios.length < LONG_ORIGINS; o--) {
+      let pred = 0;
+      for (let j = 0; j < rc.count; j++) if (w[j]! > 0) pred += w[j]! * rc.sum(j, o, o, o + horizon);
+      let act = 0;
+      for (let i = o; i < o + horizon; i++) act += rd.rawActual[i]!;
+      if (pred > 0) rawRatios.push(act / pred);
     }
     const dailyRate = combined(n, n, n + 7) / 7;
     const reasons = [
@@ -536,15 +611,16 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       // p50 is the combined forecast itself: scaling it by the backtests' median ratio (their lag behind a
       // trend, the spikes' mass) was noise on most series (tune split: spiky 0.91 → 0.48× run-rate, flat
       // 0.78 → 0.73×; the undamped line carries the trend instead)
-      const p80 = Math.max(1, widen(risky(0.8)));
-      const q = { p50: 1, p80, p90: Math.max(p80, widen(risky(0.9))) };
-      return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons);
+      const floor = longFloor(rawRatios);
+      const p80 = Math.max(1, widen(risky(0.8)), floor(0.8));
+      const q = { p50: 1, p80, p90: Math.max(p80, widen(risky(0.9)), floor(0.9)) };
+      return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons, maybeDays);
     }
     const des = rd.level.slice(-28);
     const dm = median(des);
     const sigma = median(des.map((x) => Math.abs(x - dm))) * 1.4826;
     const q = fallbackSpread(Math.max(sigma, 0.05 * dm), dm, horizon);
-    return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons);
+    return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons, maybeDays);
   }
 
   /**
@@ -559,10 +635,16 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     method: "weekday-level" | "run-rate",
     dailyRate: number,
     reasons: ForecastReason[],
+    maybeDays?: Quantiles[],
   ): ModelForecast {
     const path = levelDays.map((l, i) => {
       const extra = chargeDays === levelDays ? 0 : chargeDays[i]!;
-      return { p50: l * q.p50 + extra, p80: l * q.p80 + extra, p90: l * q.p90 + extra };
+      const m = maybeDays?.[i] ?? { p50: 0, p80: 0, p90: 0 };
+      return {
+        p50: l * q.p50 + extra + m.p50,
+        p80: l * q.p80 + extra + m.p80,
+        p90: l * q.p90 + extra + m.p90,
+      };
     });
     const remaining = path.reduce(
       (a, d) => ({ p50: a.p50 + d.p50, p80: a.p80 + d.p80, p90: a.p90 + d.p90 }),
@@ -611,6 +693,51 @@ function stepRisk(
     }
     return samples[samples.length - 1]![0];
   };
+}
+/**
+ * maybeChargeDays puts each charge seen once (`Reading.maybeCharges`) on its day of the month from `today`
+ * to `lastDay`, in the quantiles its chance reaches: in p90 when the chance is above 10 %, in p80 above 20 %,
+ * in p50 above MAYBE_P50.
+ */
+function maybeChargeDays(
+  maybe: Map<number, { amount: number; chance: number }>,
+  today: number,
+  lastDay: number,
+): Quantiles[] {
+  const days: Quantiles[] = [];
+  for (let d = today; d <= lastDay; d++) {
+    const m = maybe.get(dayOfMonthOf(d));
+    const a = m?.amount ?? 0;
+    const p = m?.chance ?? 0;
+    days.push({ p50: p > MAYBE_P50 ? a : 0, p80: p > 0.2 ? a : 0, p90: p > 0.1 ? a : 0 });
+  }
+  return days;
+}
+/** The chance above which a charge seen once is in p50 (tuned on the tune splits). */
+const MAYBE_P50 = 0.5;
+
+/** How many origins the long backtests (days as they were) span at most. */
+const LONG_ORIGINS = 120;
+/** Under this many long backtests, no floor. */
+const LONG_MIN = 8;
+/**
+ * How much wider than the long backtests' own spread the floor of p80 and of p90 is (tuned on the corpus tune
+ * split and foreign-tune: 1.5 and 1.5 gave foreign-tune p80/p90 78.9/83.1 % and the corpus 87.5/92.4 %;
+ * 1.3 and 1.6, with SPREAD 1.3, 77.3/83.4 % and 85.4/93.0 %).
+ */
+const LONG_SPREAD = { p80: 1.3, p90: 1.6 };
+
+/**
+ * longFloor gives the quantiles the intervals are at least: 1 + how far the long backtests' ratios (actual ÷
+ * forecast on the days as they were, steps not scaled away) reach above their median (or 1, if lower), widened
+ * by LONG_SPREAD. A series that stepped every two weeks, or whose last backtests were lucky, keeps the spread
+ * its whole history showed at this horizon. Too few: no floor.
+ */
+function longFloor(ratios: number[]): (q: number) => number {
+  if (ratios.length < LONG_MIN) return () => 1;
+  const m = quantile(ratios, 0.5);
+  return (q) =>
+    1 + Math.max(0, quantile(ratios, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
 }
 /** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
 const STEP_RISK = 1;

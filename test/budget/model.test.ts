@@ -199,6 +199,53 @@ describe("forecastModel per series (issue 20)", () => {
     expect(spread(flat)).toBeLessThan(1.05);
   });
 
+  it("keeps the spread of its whole history at the horizon: steps every two weeks, the last ones lucky", () => {
+    // ±15 % every 14 days for 10 weeks, then 4 quiet weeks: the last backtests saw no step
+    const levels = [100, 115, 98, 113, 96, 112, 112, 112, 112];
+    const history = Array.from(
+      { length: 126 },
+      (_, i) => levels[Math.min(8, Math.floor(i / 14))]! * jitter(i),
+    );
+    const flat = Array.from({ length: 126 }, (_, i) => 112 * jitter(i));
+    const spread = (h: number[]) => {
+      const f = forecastModel(h, MONDAY).forecast(0, MONDAY + 20);
+      return f.remaining!.p90 / f.remaining!.p50;
+    };
+    expect(spread(history)).toBeGreaterThan(1.1);
+    expect(spread(flat)).toBeLessThan(1.05);
+  });
+
+  it("expects a charge seen once on a day of the month last month again, in p50 when it is the only one", () => {
+    // 40 days of history from 2026-03-01 with a 1,200 licence on the 15th of March, forecast from 9 April
+    const today = dayNumber("2026-04-10");
+    const first = dayNumber("2026-03-01");
+    const history = Array.from({ length: today - first }, (_, i) => 100 * jitter(i) + (i === 14 ? 1200 : 0));
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-04-30"));
+    const april15 = f.path[dayNumber("2026-04-15") - today]!;
+    expect(april15.p50).toBeGreaterThan(1250);
+    expect(april15.p90).toBeGreaterThan(1250);
+    expect(f.remaining!.p50).toBeGreaterThan(21 * 100 * 0.97 + 1200);
+    expect(f.reasons.some((r) => r.kind === "spike")).toBe(false);
+    // among many spikes it is one more: not in p50, still not below p90's reach
+    const spiky = history.map((v, i) => (i % 9 === 4 && i !== 13 && i !== 40 ? v * 13 : v));
+    const g = forecastModel(spiky, today).forecast(0, dayNumber("2026-04-30"));
+    expect(g.path[dayNumber("2026-04-15") - today]!.p50).toBeLessThan(400);
+  });
+
+  it("reads charges on a usually idle weekday neither as a one-off of 90× nor as a step", () => {
+    // Sundays 0 (a dev fleet shelved) but for three Sundays with a usual day's charges
+    const start = MONDAY - 84;
+    const history = Array.from({ length: 84 }, (_, i) => (weekdayOf(start + i) === 0 ? 0 : 100 * jitter(i)));
+    for (const i of history.keys())
+      if (weekdayOf(start + i) === 0 && [1, 4, 10].includes(Math.floor(i / 7))) history[i] = 95;
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 13);
+    expect(f.reasons.filter((r) => r.kind === "spike" && r.ratio > 3)).toEqual([]);
+    expect(f.reasons.filter((r) => r.kind === "step")).toEqual([]);
+    // two weeks of six charged days at about 100
+    expect(f.remaining!.p50).toBeGreaterThan(12 * 100 * 0.95);
+    expect(f.remaining!.p50).toBeLessThan(12 * 100 * 1.15);
+  });
+
   it("gives finite, ordered, non-negative quantiles on any history (zeros, delays, steps, spikes), fast", () => {
     const day = fc.oneof(
       fc.constant(0),

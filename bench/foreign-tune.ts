@@ -1,0 +1,72 @@
+/**
+ * `node dist/bench/foreign-tune.js` (issue 20): the in-process replay (bench/evaluate.ts, the same p50 as the
+ * CLI) of the foreign bills (bench/foreign.ts) and of the corpus tune split, for tuning the forecast's
+ * intervals. Prints foreign-tune per series and pooled, and the corpus tune split pooled. `--heldout` prints
+ * foreign-heldout instead: a report-only figure, read once at the end, never chosen on.
+ *
+ *   node dist/bench/foreign-tune.js [--heldout] [--corpus 135] [--detail NAME]
+ */
+import { type CorpusSeries, corpus } from "./corpus";
+import { type MonthSample, replay, replaySeries, seriesMissPct, summarizeMonth } from "./evaluate";
+import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "—");
+
+/** asCorpus gives a foreign series the corpus's shape, every month of it evaluated. */
+export function asCorpus(s: ForeignSeries): CorpusSeries {
+  return {
+    seed: s.seed,
+    family: s.name as CorpusSeries["family"],
+    firstDay: s.firstDay,
+    amounts: s.daily,
+    months: monthsOf(s),
+    params: {},
+  };
+}
+
+function row(label: string, xs: readonly MonthSample[]): string {
+  const m = summarizeMonth(xs);
+  return `${label.padEnd(24)} ${String(m.n).padStart(5)} ${f2(m.medianAbsErrorPct.model).padStart(6)} ${f2(m.ratio["run-rate"]).padStart(6)} ${f2(m.ratio["trailing-mean"]).padStart(6)} ${f2(m.biasPct).padStart(6)} ${f1(m.coverageP80Pct).padStart(6)} ${f1(m.coverageP90Pct).padStart(6)}`;
+}
+
+function main(argv: string[]): void {
+  const heldout = argv.includes("--heldout");
+  const at = argv.indexOf("--corpus");
+  const corpusCount = at >= 0 ? Number(argv[at + 1]) : 135;
+  const detail = argv.includes("--detail") ? argv[argv.indexOf("--detail") + 1] : undefined;
+  const split = heldout ? "heldout" : "tune";
+  out(`foreign-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"})`);
+  out(
+    `${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`,
+  );
+  const all: MonthSample[] = [];
+  let misses = 0;
+  let seriesCount = 0;
+  for (const s of foreignSplit(split)) {
+    const { month } = replaySeries(asCorpus(s));
+    all.push(...month);
+    const m = summarizeMonth(month);
+    const miss = m.ratio["run-rate"] > 0.8 || m.ratio["trailing-mean"] > 0.85;
+    seriesCount++;
+    if (miss) misses++;
+    out(`${row(s.name, month)}${miss ? "  MISS" : ""}`);
+    if (detail && s.name.startsWith(detail))
+      for (const x of month)
+        out(
+          `   day ${x.day} model ${f1(x.error.model * 100)} rr ${f1(x.error["run-rate"] * 100)} ${x.under80 ? "" : ">p80"} ${x.under90 ? "" : ">p90"}`,
+        );
+  }
+  out(row("POOLED", all));
+  out(`series missing a per-series bound: ${misses}/${seriesCount}`);
+  if (corpusCount > 0) {
+    const { month } = replay(corpus("tune", corpusCount));
+    out(row(`corpus tune (${corpusCount})`, month));
+    out(
+      `corpus tune miss share (flat, short left out): ${f1(seriesMissPct(month.filter((x) => x.family !== "flat" && x.family !== "short-history")))} %`,
+    );
+  }
+}
+
+if (require.main === module) main(process.argv.slice(2));
