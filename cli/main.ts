@@ -416,6 +416,10 @@ could not be written (the old file is kept; with --gate a failing gate's 1 wins)
         (v: string, prev: string[] = []) => [...prev, v],
       )
       .option("--concurrency <n>", "projects read at once (default 8)")
+      .option(
+        "--runway-unit <unit>",
+        "days (costgate_runway_days, the default) or seconds (costgate_runway_seconds: Prometheus' base unit)",
+      )
       .option("--max-input-size <size>", "largest config or state file read, e.g. 4MiB"),
   )
     .addHelpText(

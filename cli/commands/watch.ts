@@ -91,7 +91,7 @@ export async function watchCommand(w: WatchOptions): Promise<number> {
   const save = (s: WatchState) => {
     if (w.statePath !== undefined) writeFileAtomic(w.statePath, serializeWatchState(s), "--state");
   };
-  const metrics = new WatchMetrics();
+  const metrics = new WatchMetrics(Date.now, w.runwayUnit);
   // a signal stops the cycle: projects not yet started are left for the next run
   const halt = new AbortController();
   const watcher = new Watcher({

@@ -4,6 +4,7 @@
  */
 import { isConfigError } from "../../provider/errors";
 import { parseDuration } from "../../provider/resources/duration";
+import type { RunwayUnit } from "../../provider/watch/metrics";
 import { type Destination, parseWebhook } from "../../provider/watch/webhooks";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
@@ -28,6 +29,8 @@ export interface WatchOptions extends TargetOptions {
   once: boolean;
   gate: boolean;
   concurrency: number;
+  /** --runway-unit: the runway metrics in days (the default) or in seconds, Prometheus' base unit. */
+  runwayUnit: RunwayUnit;
   /** Warnings to print before starting (an interval under a minute). */
   warnings: string[];
   /** How to reach billing; its request cap (--max-requests) counts per cycle. */
@@ -123,9 +126,13 @@ export function watchOptions(o: Flags, env: NodeJS.ProcessEnv = process.env): Wa
     );
   const concurrency =
     o["concurrency"] === undefined ? 8 : wholeNumber(o["concurrency"], "--concurrency", 1, "--concurrency 8");
+  const unit = text(o, "runwayUnit") ?? "days";
+  if (unit !== "days" && unit !== "seconds")
+    throw new UsageError(`--runway-unit: "${unit}" is not days or seconds; e.g. --runway-unit seconds`);
   return {
     ...t,
     intervalMs: interval.ms,
+    runwayUnit: unit,
     listen,
     destinations,
     ...(statePath ? { statePath } : {}),

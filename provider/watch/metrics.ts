@@ -10,12 +10,25 @@ import type { Evaluation, QuantileFigures } from "../budget/types";
 const QUANTILES: readonly (keyof QuantileFigures)[] = ["p50", "p80", "p90"];
 const QUANTILE_LABEL: Record<keyof QuantileFigures, string> = { p50: "0.5", p80: "0.8", p90: "0.9" };
 
+/**
+ * How the runway is exposed: in days (`costgate_runway_days`, `costgate_min_runway_days`, the names the
+ * dashboards and alert rules of examples/watch use), or in Prometheus' base unit (`*_runway_seconds`,
+ * which `promtool check metrics` lints clean).
+ */
+export type RunwayUnit = "days" | "seconds";
+
 /** The thresholds exported, by the figure of the rule that judges them. */
-const THRESHOLDS = [
-  ["costgate_monthly_budget", "monthlyBudget", "The monthly budget configured for the project."],
-  ["costgate_min_balance", "minBalance", "The lowest balance configured for the project."],
-  ["costgate_min_runway_days", "minRunwayDays", "The fewest days of runway configured for the project."],
-] as const;
+function thresholds(unit: RunwayUnit) {
+  return [
+    ["costgate_monthly_budget", "monthlyBudget", "The monthly budget configured for the project."],
+    ["costgate_min_balance", "minBalance", "The lowest balance configured for the project."],
+    [
+      `costgate_min_runway_${unit}`,
+      "minRunwayDays",
+      `The shortest runway configured for the project, in ${unit}.`,
+    ],
+  ] as const;
+}
 
 /** prom-client's default gauges whose names end in _total (promtool: "non-counter metrics should not have _total"). */
 const NOT_COUNTERS = [
@@ -58,8 +71,14 @@ export class WatchMetrics {
   private readonly g: Record<string, Gauge<string>> = {};
   private readonly readErrors: Counter<string>;
   private readonly lastSuccess = new Map<string, number>();
+  private readonly runway: string;
+  private readonly runwayScale: number;
+  private readonly thresholds: ReturnType<typeof thresholds>;
 
-  constructor(clock: () => number = Date.now) {
+  constructor(clock: () => number = Date.now, unit: RunwayUnit = "days") {
+    this.runway = `costgate_runway_${unit}`;
+    this.runwayScale = unit === "seconds" ? 86_400 : 1;
+    this.thresholds = thresholds(unit);
     const gauge = (name: string, help: string, labels: string[] = []) => {
       this.g[name] = new Gauge({
         name,
@@ -77,12 +96,12 @@ export class WatchMetrics {
       "costgate_forecast_month_end",
       "Month-to-date spend plus the forecast model's spend to the month's end, by quantile.",
     );
-    this.g["costgate_runway_days"] = quantileFamily(
+    this.g[this.runway] = quantileFamily(
       this.registry,
-      "costgate_runway_days",
-      "Days the balance lasts at the forecast model's spend, by quantile (absent when nothing is spent).",
+      this.runway,
+      `How long the balance lasts at the forecast model's spend, in ${unit}, by quantile (absent when nothing is spent).`,
     );
-    for (const [name, , help] of THRESHOLDS) gauge(name, help);
+    for (const [name, , help] of this.thresholds) gauge(name, help);
     gauge("costgate_rule_ok", "1 when the budget rule passes, 0 when it fails; absent when not judged.", [
       "rule",
     ]);
@@ -130,9 +149,10 @@ export class WatchMetrics {
     for (const q of QUANTILES) {
       const ql = { ...labels, quantile: QUANTILE_LABEL[q] };
       this.set("costgate_forecast_month_end", ql, f.forecast.monthEnd?.[q]);
-      this.set("costgate_runway_days", ql, f.forecast.runwayDays?.[q]);
+      this.set(this.runway, ql, this.inRunwayUnit(f.forecast.runwayDays?.[q]));
     }
-    for (const [name, key] of THRESHOLDS) this.set(name, labels, t[key]);
+    for (const [name, key] of this.thresholds)
+      this.set(name, labels, key === "minRunwayDays" ? this.inRunwayUnit(t[key]) : t[key]);
     const judged = new Map(e.findings.map((x) => [x.rule, x.status]));
     for (const rule of RULE_NAMES) {
       const status = judged.get(rule);
@@ -144,6 +164,11 @@ export class WatchMetrics {
     }
     this.set("costgate_last_success_timestamp_seconds", labels, at.getTime() / 1000);
     this.lastSuccess.set(`${project}\u0000${product}`, at.getTime());
+  }
+
+  /** inRunwayUnit converts days to the unit the runway is exposed in. */
+  private inRunwayUnit(days: number | null | undefined): number | null | undefined {
+    return days === undefined || days === null ? days : days * this.runwayScale;
   }
 
   /** readFailed counts a failed read; the project's last figures stay as they were. */

@@ -100,6 +100,34 @@ describe("costgate watch", () => {
     }
   });
 
+  it("--runway-unit seconds exposes the runway in Prometheus' base unit, and promtool's lint is clean", async () => {
+    healthy(9011);
+    const w = await startWatch(
+      ["--project-id", "9011", "--interval", "1s", "--min-runway-days", "14", "--runway-unit", "seconds"],
+      env,
+    );
+    try {
+      const text = await waitFor("the first read", async () => {
+        const t = await scrape(w.url);
+        return metricValue(t, "costgate_balance", { project: "9011" }) !== undefined && t;
+      });
+      const p = { project: "9011", product: "openstack" };
+      expect(metricValue(text, "costgate_min_runway_seconds", p)).toBe(14 * 86_400);
+      expect(metricValue(text, "costgate_runway_seconds", { ...p, quantile: "0.5" })).toBeGreaterThan(
+        80 * 86_400,
+      );
+      expect(text).not.toMatch(/_days/);
+      if (HAS_PROMTOOL) {
+        const r = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+        expect(`${r.stdout}${r.stderr}`.trim()).toBe("");
+        expect(r.status).toBe(0);
+      }
+      expect(await w.stop()).toBe(0);
+    } finally {
+      w.child.kill("SIGKILL");
+    }
+  });
+
   it("fires exactly once and resolves exactly once, across refreshes and a restart", async () => {
     healthy(9002);
     const state = join(dir, "fire-once.json");
