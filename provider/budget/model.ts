@@ -271,8 +271,16 @@ function read(amounts: number[], firstDay: number): Reading {
   }
   // spikes: a day far above its neighbours counts as that bound
   const capOf = (i: number) => expected[i]! * (1 + Math.max(6 * noise, 0.5));
-  // (a day next to another as high is a run — a change, not a spike)
   const high = (i: number) => i >= 0 && i < n && expected[i]! > 0 && c[i]! > capOf(i);
+  // (a run of high days reaching the last day may be a change starting, not a spike; a run the history
+  // has seen end — a burst of days — is one-offs: a step does not make high days, the neighbours' median
+  // follows it)
+  const changeStarting = (i: number) => {
+    if (!high(i - 1) && !high(i + 1)) return false;
+    let j = i;
+    while (high(j + 1)) j++;
+    return j === n - 1;
+  };
   // (and charges moved between neighbouring days — a delay read as a weekday's shape, a weekday usually 0
   // charged on the day this week — add nothing: the excess must also stand over the day and its neighbours
   // together, by as many of their noise sigmas)
@@ -286,7 +294,7 @@ function read(amounts: number[], firstDay: number): Reading {
     return x > Math.max(capOf(i) - expected[i]!, 6 * noise * Math.sqrt(var2));
   };
   const clipped = c.map((v, i) => {
-    if (!high(i) || high(i - 1) || high(i + 1) || !standsAround(i)) return v;
+    if (!high(i) || changeStarting(i) || !standsAround(i)) return v;
     reasons.push({ kind: "spike", day: firstDay + i, ratio: v / expected[i]! });
     return capOf(i);
   });

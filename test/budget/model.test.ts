@@ -184,6 +184,20 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50).toBeLessThan(2 * 700 * 1.03);
   });
 
+  it("reads a burst of high days that ended as one-offs, and high days up to yesterday as a change", () => {
+    // flat at 100 with three days at ~4× two weeks ago: the level stays 100, not the windows' 121 or 111
+    const burst = Array.from({ length: 84 }, (_, i) => (i >= 70 && i <= 72 ? 400 : 100) * jitter(i));
+    const f = forecastModel(burst, MONDAY).forecast(0, MONDAY + 13);
+    expect(f.reasons.filter((r) => r.kind === "spike").map((r) => MONDAY - r.day)).toEqual([14, 13, 12]);
+    expect(f.remaining!.p50).toBeGreaterThan(14 * 100 * 0.97);
+    expect(f.remaining!.p50).toBeLessThan(14 * 100 * 1.03);
+    // the same days at the end of the history have not been seen to end: not clipped as spikes
+    const recent = Array.from({ length: 84 }, (_, i) => (i >= 81 ? 400 : 100) * jitter(i));
+    const g = forecastModel(recent, MONDAY).forecast(0, MONDAY + 13);
+    expect(g.reasons.some((r) => r.kind === "spike")).toBe(false);
+    expect(g.remaining!.p50).toBeGreaterThan(f.remaining!.p50);
+  });
+
   it("does not clip a weekday's own charges as spikes when delays made it usually 0", () => {
     // flat at 100 to yesterday, a Monday; 5 of the last 8 Sundays delayed (0, then Monday 200), the other
     // 3 charged on the day
