@@ -184,6 +184,38 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50).toBeLessThan(2 * 700 * 1.03);
   });
 
+  it("reads a burst of high days that ended as one-offs, and high days up to yesterday as a change", () => {
+    // flat at 100 with three days at ~4× two weeks ago: the level stays 100, not the windows' 121 or 111
+    const burst = Array.from({ length: 84 }, (_, i) => (i >= 70 && i <= 72 ? 400 : 100) * jitter(i));
+    const f = forecastModel(burst, MONDAY).forecast(0, MONDAY + 13);
+    expect(f.reasons.filter((r) => r.kind === "spike").map((r) => MONDAY - r.day)).toEqual([14, 13, 12]);
+    expect(f.remaining!.p50).toBeGreaterThan(14 * 100 * 0.97);
+    expect(f.remaining!.p50).toBeLessThan(14 * 100 * 1.03);
+    // the same days at the end of the history have not been seen to end: not clipped as spikes
+    const recent = Array.from({ length: 84 }, (_, i) => (i >= 81 ? 400 : 100) * jitter(i));
+    const g = forecastModel(recent, MONDAY).forecast(0, MONDAY + 13);
+    expect(g.reasons.some((r) => r.kind === "spike")).toBe(false);
+    expect(g.remaining!.p50).toBeGreaterThan(f.remaining!.p50);
+  });
+
+  it("does not clip a weekday's own charges as spikes when delays made it usually 0", () => {
+    // flat at 100 to yesterday, a Monday; 5 of the last 8 Sundays delayed (0, then Monday 200), the other
+    // 3 charged on the day
+    const today = MONDAY + 1;
+    const start = today - 84;
+    const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
+    const sundays = history.flatMap((_, i) => (weekdayOf(start + i) === 0 && i + 1 < 84 ? [i] : []));
+    for (const i of sundays.slice(-8).filter((_, k) => k % 3 !== 1)) {
+      history[i + 1] = history[i]! + history[i + 1]!;
+      history[i] = 0;
+    }
+    const f = forecastModel(history, today).forecast(0, today + 13);
+    expect(f.reasons.filter((r) => r.kind === "spike")).toEqual([]);
+    // two weeks at ~100 a day: the Sundays charged on the day are not lost (before: clipped to ~1 as 100× spikes)
+    expect(f.remaining!.p50).toBeGreaterThan(14 * 100 * 0.97);
+    expect(f.remaining!.p50).toBeLessThan(14 * 100 * 1.05);
+  });
+
   it("widens p80/p90 by the series' own step risk: a series that stepped often, not a flat one", () => {
     const flat = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
     // the same noise, with steps of ±20 % every ~20 days
