@@ -5,15 +5,17 @@
  * @internal
  */
 import { loadProto } from "./proto";
-import { pluginVersion, serve } from "./server";
 
 /** main starts the plugin. */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  if (argv[0] === "--version" || argv[0] === "-V") {
+  // Pulumi's definitions first: without @pulumi/pulumi the plugin says what to install, and loads nothing else
+  const proto = argv[0] === "--version" || argv[0] === "-V" ? undefined : loadProto();
+  const { pluginVersion, serve } = require("./server") as typeof import("./server");
+  if (!proto) {
     process.stdout.write(`${pluginVersion()}\n`);
     return;
   }
-  const { port, server } = await serve(loadProto());
+  const { port, server } = await serve(proto);
   process.stdout.write(`${port}\n`);
   const stop = () => {
     server.forceShutdown();

@@ -77,15 +77,18 @@ export function check(
   if (cloud !== undefined) inputs["cloud"] = cloud;
   if (inputs["timeoutSeconds"] === undefined && config.timeoutSeconds !== undefined)
     inputs["timeoutSeconds"] = config.timeoutSeconds;
-  let env0: IdentityFields;
-  try {
-    env0 = identityDefaults(typeof cloud === "string" ? cloud : config.cloud, env);
-  } catch (e) {
-    if (!isConfigError(e)) throw e;
-    return {
-      inputs: news,
-      failures: [{ property: cloud !== undefined ? "cloud" : e.field, reason: e.message }],
-    };
+  // a cloud unknown during preview: no fallbacks (token-impl's check waits for known values)
+  const cloudName = typeof cloud === "string" ? cloud : config.cloud;
+  let env0: IdentityFields = {};
+  if (!isUnknown(cloud)) {
+    try {
+      env0 = identityDefaults(cloudName, env);
+    } catch (e) {
+      if (!isConfigError(e)) throw e;
+      const property = cloudName !== undefined && e.field === "OS_CLOUD" ? "cloud" : e.field;
+      const reason = property === e.field ? e.message : `${property}: ${e.message.slice(e.field.length + 2)}`;
+      return { inputs: news, failures: [{ property, reason }] };
+    }
   }
   // the provider's configuration sits between the arguments and the environment
   const layered = {

@@ -3,8 +3,8 @@
  * `schema/pulumi-schema.json`, generated from the TypeScript declarations by scripts/gen-schema.js.
  * @internal
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isUnknown } from "./values";
 
 /** A type or property of the schema (the parts costgate uses). */
@@ -35,8 +35,19 @@ export interface PackageSchema {
   functions: Record<string, { inputs: ObjectSpec; outputs: ObjectSpec }>;
 }
 
-/** The schema file of the installed package (dist/provider/plugin → the package root). */
-export const SCHEMA_FILE = join(__dirname, "../../../schema/pulumi-schema.json");
+/** packageRoot is the folder of costgate's package.json: above dist/provider/plugin, or provider/plugin. */
+export function packageRoot(from: string = __dirname): string {
+  let dir = from;
+  while (!existsSync(join(dir, "schema/pulumi-schema.json")) || !existsSync(join(dir, "package.json"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`costgate's package.json and schema/ are not above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** The schema file of the package. */
+export const SCHEMA_FILE = join(packageRoot(), "schema/pulumi-schema.json");
 
 let cached: { text: string; schema: PackageSchema } | undefined;
 

@@ -24,7 +24,7 @@ import { checkArgs, invoke } from "./invoke";
 import type { Proto } from "./proto";
 import * as resources from "./resources";
 import type { Failure } from "./schema";
-import { schemaText } from "./schema";
+import { packageRoot, schemaText } from "./schema";
 import { collectStrings, type Props, plain, reveal, revealProps } from "./values";
 
 type Struct = structTypes.Struct;
@@ -36,7 +36,7 @@ const SECRET_NAMES = new Set([...resources.SECRET_KEYS, "billingToken"]);
 
 /** The package's version, for GetPluginInfo. */
 export function pluginVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(__dirname, "../../../package.json"), "utf8")) as {
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
     version: string;
   };
   return pkg.version;

@@ -153,7 +153,9 @@ export function check(news: TokenInputs): {
     } catch (e) {
       if (!isConfigError(e)) throw e;
       const property = mapField(e.field);
-      failures.push({ property, reason: e.message });
+      // the reason names the input as the program spells it (username, not the auth body's userName)
+      const reason = property === e.field ? e.message : `${property}: ${e.message.slice(e.field.length + 2)}`;
+      failures.push({ property, reason });
     }
   }
   const r = news.renewBeforeSeconds;
