@@ -25,7 +25,7 @@ import type { Proto } from "./proto";
 import * as resources from "./resources";
 import type { Failure } from "./schema";
 import { packageRoot, schemaText } from "./schema";
-import { collectStrings, type Props, plain, reveal, revealProps } from "./values";
+import { collectStrings, conceal, type Props, plain, reveal, revealProps } from "./values";
 
 type Struct = structTypes.Struct;
 type Callback = (err: grpcTypes.ServiceError | null, res?: unknown) => void;
@@ -139,6 +139,18 @@ export function createHandlers(proto: Proto): Record<string, Handler> {
     return revealProps(props).values;
   }
 
+  /**
+   * checked: the resource's inputs as Check makes them. The engine always sends those; a client that
+   * skips Check (raw program inputs, no `authType`) gets them checked here, so a diff or a create never
+   * reads unchecked inputs.
+   */
+  function checked(type: resources.ResourceType, props: Props): Props {
+    if (props["authType"] === resources.RESOURCE_TYPES[type]) return props;
+    const r = resources.check(type, props, config);
+    if (r.failures.length > 0) throw new Status(S.INVALID_ARGUMENT, failuresText(r.failures));
+    return revealProps(r.inputs).values;
+  }
+
   return {
     handshake: unary(() => {
       const res = new pb.ProviderHandshakeResponse();
@@ -163,7 +175,8 @@ export function createHandlers(proto: Proto): Record<string, Handler> {
       secretsIn(news, secrets);
       const { failures } = checkConfig(news);
       const res = new pb.CheckResponse();
-      res.setInputs(req.getNews() ?? toStruct({}));
+      // the engine sends plain values here: the billing token goes back a secret
+      res.setInputs(toStruct(conceal(news, ["billingToken"])));
       res.setFailuresList(checkFailures(failures));
       return res;
     }),
@@ -213,9 +226,9 @@ export function createHandlers(proto: Proto): Record<string, Handler> {
       return res;
     }),
     diff: unary((req: InstanceType<typeof pb.DiffRequest>, secrets) => {
-      typeOf(req);
+      const type = typeOf(req);
       const olds = revealed(req.getOlds(), secrets);
-      const news = revealed(req.getNews(), secrets);
+      const news = checked(type, revealed(req.getNews(), secrets));
       const d = resources.diff(olds, news);
       const res = new pb.DiffResponse();
       res.setChanges(
@@ -235,7 +248,7 @@ export function createHandlers(proto: Proto): Record<string, Handler> {
     }),
     create: unary(async (req: InstanceType<typeof pb.CreateRequest>, secrets) => {
       const type = typeOf(req);
-      const inputs = revealed(req.getProperties(), secrets);
+      const inputs = checked(type, revealed(req.getProperties(), secrets));
       const res = new pb.CreateResponse();
       if (req.getPreview()) {
         res.setId("");
@@ -261,9 +274,9 @@ export function createHandlers(proto: Proto): Record<string, Handler> {
       return res;
     }),
     update: unary(async (req: InstanceType<typeof pb.UpdateRequest>, secrets) => {
-      typeOf(req);
+      const type = typeOf(req);
       const olds = revealed(req.getOlds(), secrets);
-      const news = revealed(req.getNews(), secrets);
+      const news = checked(type, revealed(req.getNews(), secrets));
       const res = new pb.UpdateResponse();
       res.setProperties(toStruct(await resources.update(olds, news)));
       return res;

@@ -149,7 +149,13 @@ describe("configuration", () => {
     });
     expect(r.failures.map((f) => f.property).sort()).toEqual(["authUrll", "insecure", "timeoutSeconds"]);
     expect(r.failures.find((f) => f.property === "authUrll")?.reason).toMatch(/authUrl, caCert/);
-    expect((await plugin.checkConfig({ authUrl: emu.identityUrl, insecure: "true" })).failures).toEqual([]);
+    const ok = await plugin.checkConfig({
+      authUrl: emu.identityUrl,
+      insecure: "true",
+      billingToken: "b".repeat(20),
+    });
+    expect(ok.failures).toEqual([]);
+    expect(isSecret(ok.inputs.billingToken)).toBe(true);
   });
 
   it("DiffConfig tells no change, then the keys that changed", async () => {
@@ -290,6 +296,17 @@ describe("AppCredentialToken against the emulator", () => {
     expect([401, 404]).toContain(await validate(emu.identityUrl, token));
     // refresh of a revoked token: gone
     expect((await plugin.read(APP, created.id, outs, inputs)).id).toBe("");
+  });
+
+  it("a client that skips Check: Diff and Create check the raw inputs themselves", async () => {
+    const raw = { applicationCredentialId: appCred.id, applicationCredentialSecret: secret(appCred.secret) };
+    const created = await plugin.create(APP, raw);
+    expect(isSecret(created.properties.token)).toBe(true);
+    scan.add("raw-created token", (created.properties.token as { value: string }).value);
+    expect((await plugin.diff(APP, created.id, created.properties, raw)).changes).toBe(DIFF_NONE);
+    const bad = await plugin.create(PASSWORD, { username: "u" }).catch((e: Error) => e);
+    expect(String(bad)).toMatch(/INVALID_ARGUMENT.*password/);
+    await plugin.delete(APP, created.id, created.properties);
   });
 
   it("an import by id is refused with a message naming the id", async () => {
