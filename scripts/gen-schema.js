@@ -15,16 +15,6 @@ const PKG = "costgate";
 const TOKEN_FILE = path.join(root, "provider/resources/token.ts");
 const BILLING_FILE = path.join(root, "provider/resources/billing.ts");
 
-const RESOURCES = [
-  ["AppCredentialToken", "AppCredentialTokenArgs"],
-  ["PasswordToken", "PasswordTokenArgs"],
-];
-
-const FUNCTIONS = [
-  ["getProjectBalance", "GetProjectBalanceArgs", "ProjectBalance"],
-  ["getProjectConsumption", "GetProjectConsumptionArgs", "ProjectConsumption"],
-];
-
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const token = (name) => `${PKG}:index:${name}`;
 
@@ -189,8 +179,14 @@ function generateSchema() {
   const outputNodes = declaration("KeystoneToken").members.filter(
     (m) => ts.isPropertyDeclaration(m) && m.modifiers?.some((x) => x.kind === ts.SyntaxKind.ReadonlyKeyword),
   );
+  // the resources and functions the plugin serves (plugin/resources.ts, plugin/invoke.ts): each named as the
+  // TypeScript class or function, its arguments `<Name>Args`, a function's result `<name without get>`
+  const { RESOURCE_TYPES } = require(path.join(root, "dist/provider/plugin/resources.js"));
+  const { FUNCTION_TOKENS } = require(path.join(root, "dist/provider/plugin/invoke.js"));
+  const bare = (tok) => tok.split(":").pop();
   const resources = {};
-  for (const [name, argsName] of RESOURCES) {
+  for (const name of Object.keys(RESOURCE_TYPES).map(bare)) {
+    const argsName = `${name}Args`;
     const cls = declaration(name);
     const inputs = propertiesOf([...members(declaration(argsName)).values()], name);
     const outputs = propertiesOf(outputNodes, name, { allRequired: true });
@@ -204,7 +200,9 @@ function generateSchema() {
   }
 
   const functions = {};
-  for (const [name, argsName, resultName] of FUNCTIONS) {
+  for (const name of FUNCTION_TOKENS.map(bare)) {
+    const argsName = `${cap(name)}Args`;
+    const resultName = name.replace(/^get/, "");
     const inputs = propertiesOf([...members(declaration(argsName)).values()], cap(name));
     const outputs = propertiesOf([...members(declaration(resultName)).values()], resultName);
     let description = "";

@@ -11,7 +11,7 @@ import type { ProviderConfig } from "./config";
 import { type Failure, objectFailures, packageSchema } from "./schema";
 import type { Props } from "./values";
 
-/** The functions the plugin serves. */
+/** FUNCTION_TOKENS: the functions the plugin serves (scripts/gen-schema.js describes each in the schema). */
 export const FUNCTION_TOKENS = ["costgate:index:getProjectBalance", "costgate:index:getProjectConsumption"];
 
 function endpoint(args: Props, config: ProviderConfig, env: NodeJS.ProcessEnv): BillingEndpoint {

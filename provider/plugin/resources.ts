@@ -12,7 +12,7 @@ import type { ProviderConfig } from "./config";
 import { type Failure, objectFailures, packageSchema } from "./schema";
 import { conceal, isUnknown, type Props, UNKNOWN } from "./values";
 
-/** The resource types the plugin serves, with the auth method of each. */
+/** RESOURCE_TYPES: the resources the plugin serves, with the auth method of each (scripts/gen-schema.js describes each). */
 export const RESOURCE_TYPES = {
   "costgate:index:AppCredentialToken": "application_credential",
   "costgate:index:PasswordToken": "password",
