@@ -16,6 +16,7 @@ export default defineConfig({
       "test/proxy/select.test.ts",
       "test/install/{readme-blocks,lockfile}.test.ts",
       "test/preview/*.test.ts",
+      "test/plugin/{values,examples}.test.ts",
     ],
     testTimeout: 10000,
   },
