@@ -7,7 +7,8 @@
  *
  * PLUGIN_FROM_CHECKOUT=1 runs the checkout's bin/ instead of an install (quicker while developing).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -137,6 +138,32 @@ describe("the engine's first calls", () => {
     expect(await plugin.getMapping()).toEqual({ provider: "", data: 0 });
     await plugin.cancel();
   });
+});
+
+describe("a release archive", () => {
+  it.skipIf(process.env.PLUGIN_FROM_CHECKOUT === "1")(
+    "unpacked as the engine unpacks it, its pulumi-resource-costgate serves the schema",
+    async () => {
+      const { archive } = require("../../scripts/plugin-archive.js") as {
+        archive(o: { os: string; arch: string; from: string; out: string }): string;
+      };
+      const file = archive({ os: "linux", arch: "amd64", from: program, out: tmp });
+      expect(file).toMatch(/pulumi-resource-costgate-v\d+\.\d+\.\d+-linux-amd64\.tar\.gz$/);
+      const plugins = join(tmp, "plugins/resource-costgate");
+      mkdirSync(plugins, { recursive: true });
+      execFileSync("tar", ["-xzf", file, "-C", plugins]);
+      const unpacked = await startPluginProcess(join(plugins, "pulumi-resource-costgate"), tmp, {
+        PATH: process.env.PATH ?? "",
+        HOME: tmp,
+      });
+      try {
+        expect(((await unpacked.schema()) as { name: string }).name).toBe("costgate");
+      } finally {
+        await unpacked.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("configuration", () => {
