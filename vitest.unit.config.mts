@@ -16,6 +16,7 @@ export default defineConfig({
       "test/proxy/select.test.ts",
       "test/install/{readme-blocks,lockfile}.test.ts",
       "test/preview/*.test.ts",
+      "test/plugin/{values,examples}.test.ts",
     ],
     // runs the built CLI 36 times (about 30 s): in `npm test`, not in the quick unit run
     exclude: [...configDefaults.exclude, "test/budget/foreign-replay.test.ts"],

@@ -73,5 +73,7 @@ if (process.argv.includes("--clean")) {
 }
 run(["-p", "tsconfig.json"]);
 writeConfigSchema();
+// schema/pulumi-schema.json: the provider plugin's Pulumi schema, from the TypeScript declarations
+require("./gen-schema").writeSchema();
 linkSelf();
 run(["-p", "policies/budget/tsconfig.json"]);

@@ -10,6 +10,7 @@ import { authMethodFields, IDENTITY_FIELDS } from "../identity/fields";
 import type { Token } from "../identity/results";
 import { issueToken, revokeToken, validateToken } from "../identity/tokens";
 import { normalizeAuthUrl } from "../identity/urls";
+import type { IdentityFields } from "../settings";
 
 /** The provider's inputs, as the engine hands them over (secrets unwrapped). */
 export interface TokenInputs {
@@ -89,6 +90,42 @@ function endpoint(i: TokenInputs) {
   return { authUrl: i.authUrl ?? "", transport: transport(i) };
 }
 
+/**
+ * fallbacks are the environment's values (`OS_*`, clouds.yaml: settings.ts) for the inputs a token resource
+ * was not given, as AppCredentialToken and PasswordToken take them: a field whose alternative was given
+ * (a credential name instead of its id, a user id instead of a name...) takes no fallback. Shared by the
+ * TypeScript resources (token.ts) and the provider plugin (plugin/resources.ts).
+ */
+export function fallbacks(
+  authType: TokenInputs["authType"],
+  given: (key: keyof TokenInputs) => boolean,
+  env: IdentityFields,
+): Partial<TokenInputs> {
+  const unless = (other: boolean, v: string | undefined) => (other ? undefined : v);
+  const common = { authUrl: env.authUrl, caCert: env.caCert, insecure: env.insecure };
+  if (authType === "application_credential") {
+    return {
+      ...common,
+      applicationCredentialId: unless(given("applicationCredentialName"), env.applicationCredentialId),
+      applicationCredentialSecret: env.applicationCredentialSecret,
+    };
+  }
+  const projectGiven = given("projectId") || given("projectName");
+  const userGiven = given("userId") || given("username");
+  return {
+    ...common,
+    username: unless(userGiven, env.username),
+    userId: unless(userGiven, env.userId),
+    userDomainName: unless(given("userDomainId"), env.userDomainName),
+    userDomainId: unless(given("userDomainName"), env.userDomainId),
+    password: env.password,
+    projectName: unless(projectGiven, env.projectName),
+    projectId: unless(projectGiven, env.projectId),
+    projectDomainId: unless(given("projectDomainName"), env.projectDomainId),
+    projectDomainName: unless(given("projectDomainId"), env.projectDomainName),
+  };
+}
+
 /** check validates the inputs before anything is sent; unknown values (preview) are skipped. */
 export function check(news: TokenInputs): {
   inputs: TokenInputs;
@@ -116,7 +153,9 @@ export function check(news: TokenInputs): {
     } catch (e) {
       if (!isConfigError(e)) throw e;
       const property = mapField(e.field);
-      failures.push({ property, reason: e.message });
+      // the reason names the input as the program spells it (username, not the auth body's userName)
+      const reason = property === e.field ? e.message : `${property}: ${e.message.slice(e.field.length + 2)}`;
+      failures.push({ property, reason });
     }
   }
   const r = news.renewBeforeSeconds;

@@ -7,14 +7,9 @@ import { type EndpointInterface, findEndpoint } from "../identity/catalog";
 import { IDENTITY_FIELDS } from "../identity/fields";
 import type { CatalogService, Token } from "../identity/results";
 import { issueToken } from "../identity/tokens";
-import {
-  type IdentityArgs,
-  type IdentityFields,
-  identityDefaults,
-  resolveIdentitySettings,
-} from "../settings";
+import { type IdentityArgs, identityDefaults, resolveIdentitySettings } from "../settings";
 import { parseDuration } from "./duration";
-import type { TokenInputs } from "./token-impl";
+import { fallbacks, type TokenInputs } from "./token-impl";
 import { TokenProvider } from "./token-provider";
 
 /** Settings shared by both token resources. */
@@ -152,14 +147,19 @@ export abstract class KeystoneToken extends pulumi.dynamic.Resource {
   }
 }
 
-function common(args: TokenResourceArgs, env: IdentityFields): InputMap {
+function common(args: TokenResourceArgs, fb: Partial<TokenInputs>): InputMap {
   return {
-    authUrl: orDefault(args.authUrl, env.authUrl),
+    authUrl: orDefault(args.authUrl, fb.authUrl),
     renewBeforeSeconds: renewBeforeSeconds(args.renewBefore),
-    caCert: orDefault(args.caCert, env.caCert),
-    insecure: orDefault(args.insecure, env.insecure),
+    caCert: orDefault(args.caCert, fb.caCert),
+    insecure: orDefault(args.insecure, fb.insecure),
     timeoutSeconds: args.timeoutSeconds,
   };
+}
+
+/** given tells which arguments were given, for fallbacks (token-impl.ts). */
+function givenIn(args: object): (key: keyof TokenInputs) => boolean {
+  return (key) => (args as Record<string, unknown>)[key] !== undefined;
 }
 
 /**
@@ -177,22 +177,18 @@ function common(args: TokenResourceArgs, env: IdentityFields): InputMap {
  */
 export class AppCredentialToken extends KeystoneToken {
   constructor(name: string, args: AppCredentialTokenArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const env = identityDefaults(args.cloud);
-    const byName = args.applicationCredentialName !== undefined;
+    const fb = fallbacks("application_credential", givenIn(args), identityDefaults(args.cloud));
     super(
       "AppCredentialToken",
       name,
       {
         authType: "application_credential",
-        ...common(args, env),
-        applicationCredentialId: orDefault(
-          args.applicationCredentialId,
-          byName ? undefined : env.applicationCredentialId,
-        ),
+        ...common(args, fb),
+        applicationCredentialId: orDefault(args.applicationCredentialId, fb.applicationCredentialId),
         applicationCredentialName: args.applicationCredentialName,
         applicationCredentialSecret: orDefault(
           args.applicationCredentialSecret,
-          env.applicationCredentialSecret,
+          fb.applicationCredentialSecret,
           true,
         ),
         userId: args.userId,
@@ -217,36 +213,22 @@ export class AppCredentialToken extends KeystoneToken {
  */
 export class PasswordToken extends KeystoneToken {
   constructor(name: string, args: PasswordTokenArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const env = identityDefaults(args.cloud);
-    const projectGiven = args.projectId !== undefined || args.projectName !== undefined;
-    const userGiven = args.userId !== undefined || args.username !== undefined;
+    const fb = fallbacks("password", givenIn(args), identityDefaults(args.cloud));
     super(
       "PasswordToken",
       name,
       {
         authType: "password",
-        ...common(args, env),
-        username: orDefault(args.username, userGiven ? undefined : env.username),
-        userId: orDefault(args.userId, userGiven ? undefined : env.userId),
-        userDomainName: orDefault(
-          args.userDomainName,
-          args.userDomainId !== undefined ? undefined : env.userDomainName,
-        ),
-        userDomainId: orDefault(
-          args.userDomainId,
-          args.userDomainName !== undefined ? undefined : env.userDomainId,
-        ),
-        password: orDefault(args.password, env.password, true),
-        projectName: orDefault(args.projectName, projectGiven ? undefined : env.projectName),
-        projectId: orDefault(args.projectId, projectGiven ? undefined : env.projectId),
-        projectDomainId: orDefault(
-          args.projectDomainId,
-          args.projectDomainName !== undefined ? undefined : env.projectDomainId,
-        ),
-        projectDomainName: orDefault(
-          args.projectDomainName,
-          args.projectDomainId !== undefined ? undefined : env.projectDomainName,
-        ),
+        ...common(args, fb),
+        username: orDefault(args.username, fb.username),
+        userId: orDefault(args.userId, fb.userId),
+        userDomainName: orDefault(args.userDomainName, fb.userDomainName),
+        userDomainId: orDefault(args.userDomainId, fb.userDomainId),
+        password: orDefault(args.password, fb.password, true),
+        projectName: orDefault(args.projectName, fb.projectName),
+        projectId: orDefault(args.projectId, fb.projectId),
+        projectDomainId: orDefault(args.projectDomainId, fb.projectDomainId),
+        projectDomainName: orDefault(args.projectDomainName, fb.projectDomainName),
       },
       opts,
     );

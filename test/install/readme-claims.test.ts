@@ -55,6 +55,8 @@ const OTHER_TOOLS: Record<string, RegExp> = {
   "--policy-pack-config": /Pulumi reads|pulumi preview|the pack's `--policy-pack-config`/,
   "--secret": /`pulumi config set --secret`/,
   "--liftoff-only": /V8|the launcher from setting/,
+  "--server": /`pulumi plugin install resource costgate/,
+  "--language": /`pulumi package gen-sdk/,
 };
 
 function costgateFlags(): Set<string> {
