@@ -66,14 +66,15 @@ export function check(
   const authType = RESOURCE_TYPES[type];
   const { renewBefore, cloud, ...given } = news as Props & { renewBefore?: number | string; cloud?: string };
   const inputs: Props = { authType, ...given };
-  if (renewBefore !== undefined && !isUnknown(renewBefore)) {
+  // a null is Pulumi's "not set"
+  if (renewBefore !== undefined && renewBefore !== null && !isUnknown(renewBefore)) {
     try {
       inputs["renewBeforeSeconds"] = parseDuration(renewBefore, "renewBefore");
     } catch (e) {
       if (!isConfigError(e)) throw e;
       return { inputs: news, failures: [{ property: "renewBefore", reason: e.message }] };
     }
-  } else if (renewBefore !== undefined) inputs["renewBeforeSeconds"] = UNKNOWN;
+  } else if (renewBefore !== undefined && renewBefore !== null) inputs["renewBeforeSeconds"] = UNKNOWN;
   if (cloud !== undefined) inputs["cloud"] = cloud;
   if (inputs["timeoutSeconds"] === undefined && config.timeoutSeconds !== undefined)
     inputs["timeoutSeconds"] = config.timeoutSeconds;

@@ -6,6 +6,8 @@ import { readDecimal } from "../numbers";
  * @internal
  */
 export function parseDuration(value: number | string, field: string): number {
+  if (typeof value !== "number" && typeof value !== "string")
+    throw new ConfigError(field, 'must be seconds or a duration such as "90s", "30m", "2h"');
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value < 0)
       throw new ConfigError(field, "must be a non-negative number of seconds");
