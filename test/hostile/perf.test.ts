@@ -1,0 +1,217 @@
+/**
+ * Costs near the floor (issue 21, item 7), held as behaviour: what each command loads at start is what it
+ * needs, so a change that pulls zod (or undici's HTTP/2 client) back onto a command's start fails here,
+ * not months later in a benchmark. And the hand-written auth check that replaced the zod schemas accepts
+ * and refuses exactly what they did, on arbitrary inputs, in bounded time. Real processes against the
+ * emulator on 127.0.0.1.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Emulator, startEmulator } from "../../emulator";
+import { isConfigError } from "../../provider/errors";
+import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
+
+const BIN = resolve(__dirname, "../../bin/costgate");
+const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 300) };
+
+let dir: string;
+let emu: Emulator;
+let loadedFile: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "costgate-perf-"));
+  emu = await startEmulator({ port: 0 });
+  // a preload that writes, at exit, every module file and built-in module the process loaded
+  loadedFile = join(dir, "loaded.js");
+  writeFileSync(
+    loadedFile,
+    `process.on("exit", () => require("node:fs").writeFileSync(process.env.LOADED_OUT, JSON.stringify({
+  files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")),
+})));\n`,
+  );
+});
+afterAll(async () => {
+  await emu?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** loads runs the built command with the preload and returns its exit code and what it loaded. */
+function loads(args: string[], env: Record<string, string> = {}) {
+  const out = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  return new Promise<{ code: number; files: string[]; builtins: string[]; stderr: string }>((ok) => {
+    execFile(
+      process.execPath,
+      ["-r", loadedFile, BIN, ...args],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", LOADED_OUT: out, ...env },
+        timeout: 30_000,
+      },
+      (err, _stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        const { files, builtins } = JSON.parse(require("node:fs").readFileSync(out, "utf8")) as {
+          files: string[];
+          builtins: string[];
+        };
+        ok({ code, files: files.filter((f) => f !== loadedFile), builtins, stderr });
+      },
+    );
+  });
+}
+
+const inPackage = (files: string[], name: string) =>
+  files.filter((f) => f.includes(`/node_modules/${name}/`));
+
+describe("what a command loads at start", () => {
+  it("balance with a billing token loads neither zod nor the identity token reader", async () => {
+    const r = await loads(["balance", "--project-id", "4242"], {
+      COSTGATE_BILLING_URL: emu.billingUrl,
+      COSTGATE_BILLING_TOKEN: emu.seed.billing.token,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+    expect(r.files.filter((f) => /identity\/(tokens|results)\.js$/.test(f))).toEqual([]);
+    expect(inPackage(r.files, "undici").length).toBeGreaterThan(0);
+  });
+
+  it("--version loads nothing but the launcher and package.json", async () => {
+    const r = await loads(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.files.map((f) => f.replace(/.*\//, "")).sort()).toEqual(["costgate", "package.json"]);
+  });
+
+  it("--help sends nothing and loads neither undici nor zod", async () => {
+    const r = await loads(["--help"]);
+    expect(r.code).toBe(0);
+    expect(inPackage(r.files, "undici")).toEqual([]);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+  });
+});
+
+// The zod schemas validateAuth was before (session 6), kept here as the reference it must agree with.
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} is empty`);
+const REFERENCE = {
+  application_credential: z
+    .object({
+      type: z.literal("application_credential"),
+      applicationCredentialId: nonEmpty("applicationCredentialId").optional(),
+      applicationCredentialName: nonEmpty("applicationCredentialName").optional(),
+      applicationCredentialSecret: z.string().min(1, "applicationCredentialSecret is empty"),
+      userId: nonEmpty("userId").optional(),
+      userName: nonEmpty("userName").optional(),
+      userDomainId: nonEmpty("userDomainId").optional(),
+      userDomainName: nonEmpty("userDomainName").optional(),
+    })
+    .strict(),
+  password: z
+    .object({
+      type: z.literal("password"),
+      userName: nonEmpty("userName").optional(),
+      userId: nonEmpty("userId").optional(),
+      userDomainName: nonEmpty("userDomainName").optional(),
+      userDomainId: nonEmpty("userDomainId").optional(),
+      password: z.string().min(1, "password is empty"),
+      projectId: nonEmpty("projectId").optional(),
+      projectName: nonEmpty("projectName").optional(),
+      projectDomainId: nonEmpty("projectDomainId").optional(),
+      projectDomainName: nonEmpty("projectDomainName").optional(),
+    })
+    .strict(),
+};
+
+const ALL_KEYS = [
+  ...new Set([...Object.keys(METHOD_FIELDS.application_credential), ...Object.keys(METHOD_FIELDS.password)]),
+];
+/** Values a hostile caller or environment could hand over: blank, padded, non-strings, huge. */
+const value = fc.oneof(
+  fc.constantFrom(undefined, "", " ", "\t\n", " ac1 ", "x", null, 0, 1, true, [], {}, "x".repeat(100_000)),
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+);
+const authInput = fc.record(
+  {
+    type: fc.constantFrom("password", "application_credential", "token", undefined, 1),
+    ...Object.fromEntries(ALL_KEYS.map((k) => [k, value])),
+    extra: fc.constantFrom("__proto__", "constructor", "toString", "surprise", "hasOwnProperty"),
+    extraValue: value,
+    withExtra: fc.boolean(),
+  },
+  { requiredKeys: ["type", "withExtra", "extra", "extraValue"] },
+);
+
+/** withoutUndefined drops keys whose value is undefined (zod keeps them; nothing reads them). */
+function withoutUndefined(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+describe("validateAuth, a hand-written check, agrees with the zod schemas it replaced", () => {
+  it("accepts what they accept, with the same (trimmed) values, and refuses the rest naming a field", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(authInput, (gen) => {
+        const { extra, extraValue, withExtra, ...fields } = gen as Record<string, unknown>;
+        // JSON.parse makes "__proto__" an own key, as a parsed config or state would
+        const input = JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(fields)) if (v === undefined) input[k] = undefined;
+        if (withExtra) Object.defineProperty(input, String(extra), { value: extraValue, enumerable: true });
+        const reference =
+          fields["type"] === "password" ? REFERENCE.password : REFERENCE.application_credential;
+        const want = reference.safeParse(input);
+        let got: unknown;
+        let error: unknown;
+        try {
+          got = validateAuth(input);
+        } catch (e) {
+          error = e;
+        }
+        if (want.success) {
+          // the schema's pass may still be refused by the combination rules after it: both sides run those
+          if (error) expect(isConfigError(error)).toBe(true);
+          else expect(withoutUndefined(got as object)).toEqual(withoutUndefined(want.data));
+        } else {
+          expect(error, JSON.stringify(input).slice(0, 200)).toBeDefined();
+          expect(isConfigError(error)).toBe(true);
+          const issue = want.error.issues[0]!;
+          // zod names the field where it has a path; a key it does not know, or a value that is no
+          // object, is the whole method ("auth") on both sides
+          const field = issue.path.length ? String(issue.path[0]) : "auth";
+          expect((error as { field: string }).field).toBe(field);
+        }
+      }),
+      RUNS,
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it("refuses what is not an object, naming the method, without echoing it", () => {
+    for (const input of [undefined, null, "password", 42, [], [{ type: "password" }]]) {
+      expect(() => validateAuth(input)).toThrowError(/^auth: must be an object/);
+    }
+  });
+
+  it("never echoes a secret or an unknown key's value, and cuts a long key", () => {
+    const secret = `canary-${Math.random()}`;
+    const key = `k${"x".repeat(10_000)}`;
+    try {
+      validateAuth({ type: "password", userId: "u", password: secret, projectId: "p", [key]: secret });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).not.toContain(secret);
+      expect((e as Error).message.length).toBeLessThan(200);
+    }
+  });
+
+  it("reads only own keys: a polluted prototype adds no field", () => {
+    const proto = { password: "from-prototype", projectId: "p" };
+    const input = Object.assign(Object.create(proto), { type: "password", userId: "u" });
+    expect(() => validateAuth(input)).toThrowError(/^password: is missing/);
+  });
+});
