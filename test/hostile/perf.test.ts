@@ -13,8 +13,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Emulator, startEmulator } from "../../emulator";
+import { checkInput } from "../../provider/budget/series";
 import { isConfigError } from "../../provider/errors";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
+import { formatMoney } from "../../provider/money";
+import { cleanText, stripControls } from "../../provider/text";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 300) };
@@ -30,8 +33,11 @@ beforeAll(async () => {
   loadedFile = join(dir, "loaded.js");
   writeFileSync(
     loadedFile,
-    `process.on("exit", () => require("node:fs").writeFileSync(process.env.LOADED_OUT, JSON.stringify({
+    `let formatters = 0;
+Intl.NumberFormat = new Proxy(Intl.NumberFormat, { construct(T, a) { formatters++; return new T(...a); } });
+process.on("exit", () => require("node:fs").writeFileSync(process.env.LOADED_OUT, JSON.stringify({
   files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")),
+  formatters,
 })));\n`,
   );
 });
@@ -43,7 +49,14 @@ afterAll(async () => {
 /** loads runs the built command with the preload and returns its exit code and what it loaded. */
 function loads(args: string[], env: Record<string, string> = {}) {
   const out = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
-  return new Promise<{ code: number; files: string[]; builtins: string[]; stderr: string }>((ok) => {
+  return new Promise<{
+    code: number;
+    files: string[];
+    builtins: string[];
+    formatters: number;
+    stdout: string;
+    stderr: string;
+  }>((ok) => {
     execFile(
       process.execPath,
       ["-r", loadedFile, BIN, ...args],
@@ -51,13 +64,14 @@ function loads(args: string[], env: Record<string, string> = {}) {
         env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", LOADED_OUT: out, ...env },
         timeout: 30_000,
       },
-      (err, _stdout, stderr) => {
+      (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-        const { files, builtins } = JSON.parse(require("node:fs").readFileSync(out, "utf8")) as {
+        const { files, builtins, formatters } = JSON.parse(require("node:fs").readFileSync(out, "utf8")) as {
           files: string[];
           builtins: string[];
+          formatters: number;
         };
-        ok({ code, files: files.filter((f) => f !== loadedFile), builtins, stderr });
+        ok({ code, files: files.filter((f) => f !== loadedFile), builtins, formatters, stdout, stderr });
       },
     );
   });
@@ -76,6 +90,9 @@ describe("what a command loads at start", () => {
     expect(inPackage(r.files, "zod")).toEqual([]);
     expect(r.files.filter((f) => /identity\/(tokens|results)\.js$/.test(f))).toEqual([]);
     expect(inPackage(r.files, "undici").length).toBeGreaterThan(0);
+    // amounts in cents are written without Intl, whose first formatter costs ICU's data (~18 ms)
+    expect(r.stdout).toMatch(/balance [\d,]+\.\d\d/);
+    expect(r.formatters).toBe(0);
   });
 
   it("--version loads nothing but the launcher and package.json", async () => {
@@ -213,5 +230,121 @@ describe("validateAuth, a hand-written check, agrees with the zod schemas it rep
     const proto = { password: "from-prototype", projectId: "p" };
     const input = Object.assign(Object.create(proto), { type: "password", userId: "u" });
     expect(() => validateAuth(input)).toThrowError(/^password: is missing/);
+  });
+});
+
+describe("the fast paths of rendering agree with the slow ones", () => {
+  const intl = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+  it("formatMoney writes what Intl writes, for cents, any double and the edges", () => {
+    const started = performance.now();
+    const edges = [0, -0, 0.5, 1.005, -0.004, 999.995, 1e12 - 0.01, 1e12, -1e12, 1e21, 5e-324, Number.NaN];
+    for (const v of [...edges, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER]) {
+      expect(formatMoney(v), String(v)).toBe(intl.format(v));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(10 ** 15), max: 10 ** 15 }).map((c) => c / 100),
+          fc.double({ noNaN: false }),
+          fc.double({ min: -1e13, max: 1e13 }),
+        ),
+        (v) => {
+          expect(formatMoney(v)).toBe(intl.format(v));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("cleanText without secrets is stripControls, whatever the text holds", () => {
+    const chars = fc.constantFrom(
+      "a",
+      " ",
+      "\n",
+      "\r",
+      "\t",
+      "\x1b",
+      "[",
+      "2J",
+      "\x9b",
+      "\u202e",
+      "\ufeff",
+      "é",
+      "€",
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.array(chars, { maxLength: 30 }).map((a) => a.join("")),
+        ),
+        (t) => {
+          expect(cleanText(t)).toBe(stripControls(t));
+          expect(cleanText(t, { multiline: true })).toBe(stripControls(t, true));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("checkInput's fast acceptance is a subset of the zod schema", () => {
+  // the schema of provider/budget/series.ts, as a reference
+  const finite = () => z.number();
+  const charge = z.object({
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    totalAmount: finite(),
+    totalBonuses: finite(),
+  });
+  const reference = z.object({
+    projectId: finite().int(),
+    balance: finite(),
+    bonuses: finite(),
+    consumption: z.array(charge),
+    now: z.date(),
+  });
+  const num = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom(Number.NaN, Infinity, "1", null, undefined),
+  );
+  const day = fc.oneof(
+    fc.constantFrom("2026-11-01", "2026-02-30", "2026-13-01", "26-11-01", "", "2026-11-01T00:00:00Z"),
+    fc.string({ maxLength: 12 }),
+  );
+  const item = fc.oneof(
+    fc.record({ day, totalAmount: num, totalBonuses: num }, { requiredKeys: [] }),
+    fc.constantFrom(null, undefined, [], "x", 1),
+  );
+  // a hole, then a valid item: every() would skip the hole
+  const sparse: unknown[] = [];
+  sparse[1] = { day: "2026-11-01", totalAmount: 1, totalBonuses: 0 };
+  it("never lets through what the schema refuses, and names a field when it refuses", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(
+        fc.record({
+          projectId: fc.oneof(num, fc.constant(2 ** 60)),
+          balance: num,
+          bonuses: num,
+          consumption: fc.oneof(fc.array(item, { maxLength: 6 }), fc.constantFrom(null, {}, "x", sparse)),
+          now: fc.oneof(fc.date(), fc.constantFrom(new Date(Number.NaN), "2026-11-01", 0)),
+        }),
+        (input) => {
+          let refused: unknown;
+          try {
+            checkInput(input as never);
+          } catch (e) {
+            refused = e;
+          }
+          if (refused === undefined) expect(reference.safeParse(input).success).toBe(true);
+          else expect(isConfigError(refused)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
