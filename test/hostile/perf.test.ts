@@ -5,7 +5,7 @@
  * and refuses exactly what they did, on arbitrary inputs, in bounded time. Real processes against the
  * emulator on 127.0.0.1.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +15,7 @@ import { z } from "zod";
 import { type Emulator, startEmulator } from "../../emulator";
 import { checkInput } from "../../provider/budget/series";
 import { isConfigError } from "../../provider/errors";
+import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
 import { formatMoney } from "../../provider/money";
 import { cleanText, stripControls } from "../../provider/text";
@@ -81,7 +82,7 @@ const inPackage = (files: string[], name: string) =>
   files.filter((f) => f.includes(`/node_modules/${name}/`));
 
 describe("what a command loads at start", () => {
-  it("balance with a billing token loads neither zod nor the identity token reader", async () => {
+  it("balance with a billing token loads neither zod, node:http2 nor the identity token reader", async () => {
     const r = await loads(["balance", "--project-id", "4242"], {
       COSTGATE_BILLING_URL: emu.billingUrl,
       COSTGATE_BILLING_TOKEN: emu.seed.billing.token,
@@ -90,6 +91,8 @@ describe("what a command loads at start", () => {
     expect(inPackage(r.files, "zod")).toEqual([]);
     expect(r.files.filter((f) => /identity\/(tokens|results)\.js$/.test(f))).toEqual([]);
     expect(inPackage(r.files, "undici").length).toBeGreaterThan(0);
+    // undici's HTTP/2 client loads without node:http2 (provider/http/dispatcher.ts, withoutHttp2)
+    expect(r.builtins.filter((m) => m.includes("http2"))).toEqual([]);
     // amounts in cents are written without Intl, whose first formatter costs ICU's data (~18 ms)
     expect(r.stdout).toMatch(/balance [\d,]+\.\d\d/);
     expect(r.formatters).toBe(0);
@@ -346,5 +349,71 @@ describe("checkInput's fast acceptance is a subset of the zod schema", () => {
       { numRuns: 3000 },
     );
     expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("undici without node:http2 at load", () => {
+  it("the stand-in's constants are node:http2's, and the rest is node:http2 itself", () => {
+    const real = require("node:http2") as typeof import("node:http2");
+    const stand = lazyHttp2() as typeof import("node:http2");
+    for (const [k, v] of Object.entries(HTTP2_CONSTANTS)) {
+      expect((real.constants as Record<string, unknown>)[k], k).toBe(v);
+      expect((stand.constants as Record<string, unknown>)[k], k).toBe(v);
+    }
+    expect(stand.constants.HTTP2_HEADER_COOKIE).toBe(real.constants.HTTP2_HEADER_COOKIE);
+    expect(stand.connect).toBe(real.connect);
+    expect("connect" in stand).toBe(true);
+  });
+
+  it("loads no node:http2 for HTTP/1.1, and an undici asked for HTTP/2 still speaks it", () => {
+    const key = join(dir, "h2-key.pem");
+    const cert = join(dir, "h2-cert.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-subj",
+        "/CN=127.0.0.1",
+      ].concat(["-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"]),
+      { stdio: "ignore" },
+    );
+    const script = join(dir, "h2.js");
+    // a fresh process: undici loaded by costgate's dispatcher first, as in the command
+    writeFileSync(
+      script,
+      `"use strict";
+const fs = require("node:fs");
+const { undici } = require(${JSON.stringify(resolve(__dirname, "../../dist/provider/http/dispatcher.js"))});
+const { Agent } = undici();
+const before = process.moduleLoadList.filter((m) => m.includes("http2"));
+const http2 = require("node:http2");
+const [key, cert] = [fs.readFileSync(${JSON.stringify(key)}), fs.readFileSync(${JSON.stringify(cert)})];
+const server = http2.createSecureServer({ key, cert }, (req, res) => res.end("HTTP/" + req.httpVersion));
+server.listen(0, "127.0.0.1", async () => {
+  const agent = new Agent({ allowH2: true, connect: { ca: cert } });
+  const res = await agent.request({ origin: "https://127.0.0.1:" + server.address().port, path: "/", method: "GET" });
+  const body = await res.body.text();
+  await agent.close();
+  server.close();
+  process.stdout.write(JSON.stringify({ before, body }));
+});
+`,
+    );
+    const out = JSON.parse(
+      execFileSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 }),
+    ) as {
+      before: string[];
+      body: string;
+    };
+    expect(out.before).toEqual([]);
+    expect(out.body).toBe("HTTP/2.0");
   });
 });
