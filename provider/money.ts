@@ -185,12 +185,16 @@ export function numberFormat(
 }
 
 /**
- * dateFormat is `new Intl.DateTimeFormat(locale, options)`, built once per process for each locale and options.
+ * dateFormat is `new Intl.DateTimeFormat(locale, options)`, built once per process for each locale and options
+ * (or each `key` the caller names them by).
  * @internal
  */
-export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+export function dateFormat(
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+  key = `d ${locale} ${JSON.stringify(options)}`,
+): Intl.DateTimeFormat {
   const cache = intlCache();
-  const key = `d ${locale} ${JSON.stringify(options)}`;
   let f = cache.get(key) as Intl.DateTimeFormat | undefined;
   if (!f) {
     f = new Intl.DateTimeFormat(locale, options);
