@@ -124,12 +124,12 @@ export function formatDayOfMonth(day: string): string {
  * @internal
  */
 export function dayInWords(day: string, month: "short" | "long", withYear: boolean): string {
-  return dateFormat("en-GB", {
-    day: "numeric",
-    month,
-    ...(withYear ? { year: "numeric" } : {}),
-    timeZone: "UTC",
-  }).format(dayStart(day));
+  return dateFormat(
+    "en-GB",
+    { day: "numeric", month, ...(withYear ? { year: "numeric" } : {}), timeZone: "UTC" },
+    // a fixed key: the pack words a day per finding, and a key built from the options cost more than the format
+    `day in words ${month} ${withYear}`,
+  ).format(dayStart(day));
 }
 
 /**

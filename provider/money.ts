@@ -166,12 +166,16 @@ function intlCache(): IntlCache {
 }
 
 /**
- * numberFormat is `new Intl.NumberFormat(locale, options)`, built once per process for each locale and options.
+ * numberFormat is `new Intl.NumberFormat(locale, options)`, built once per process for each locale and options
+ * (or each `key` the caller names them by: a fixed key spares building one from the options per call).
  * @internal
  */
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+export function numberFormat(
+  locale: string,
+  options: Intl.NumberFormatOptions,
+  key = `n ${locale} ${JSON.stringify(options)}`,
+): Intl.NumberFormat {
   const cache = intlCache();
-  const key = `n ${locale} ${JSON.stringify(options)}`;
   let f = cache.get(key) as Intl.NumberFormat | undefined;
   if (!f) {
     f = new Intl.NumberFormat(locale, options);
@@ -181,12 +185,16 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions):
 }
 
 /**
- * dateFormat is `new Intl.DateTimeFormat(locale, options)`, built once per process for each locale and options.
+ * dateFormat is `new Intl.DateTimeFormat(locale, options)`, built once per process for each locale and options
+ * (or each `key` the caller names them by).
  * @internal
  */
-export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+export function dateFormat(
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+  key = `d ${locale} ${JSON.stringify(options)}`,
+): Intl.DateTimeFormat {
   const cache = intlCache();
-  const key = `d ${locale} ${JSON.stringify(options)}`;
   let f = cache.get(key) as Intl.DateTimeFormat | undefined;
   if (!f) {
     f = new Intl.DateTimeFormat(locale, options);
@@ -203,8 +211,22 @@ export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions):
  * formatMoney(12400); // "12,400.00"
  */
 export function formatMoney(value: number): string {
-  return numberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  // an amount in cents (its shortest decimal form has at most two decimals, as every amount costgate
+  // computes has) is written without Intl: the first Intl.NumberFormat of a process costs ~18 ms (ICU's
+  // data), a third of what `costgate balance` spends over its request. Anything else (more decimals, -0,
+  // 1e12 and over, NaN) goes to Intl; the two agree on every input (test/hostile/perf.test.ts).
+  const m = CENTS.exec(String(value));
+  if (m && !Object.is(value, -0)) {
+    return `${m[1]}${(m[2] as string).replace(THOUSANDS, ",")}.${(m[3] ?? "").padEnd(2, "0")}`;
+  }
+  // a fixed key: building one from the options cost more than the format itself
+  return numberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }, "money").format(value);
 }
+
+/** Below 1e12, a number's shortest decimal form with at most two decimals: sign, whole part, decimals. */
+const CENTS = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/;
+/** The places in a whole part where en-US puts a comma. */
+const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
 /**
  * formatNumber writes a count or factor with thousands separators and at most `maxDecimals`
@@ -214,7 +236,7 @@ export function formatMoney(value: number): string {
  * formatNumber(2.5); // "2.5"
  */
 export function formatNumber(value: number, maxDecimals = 2): string {
-  return numberFormat("en-US", { maximumFractionDigits: maxDecimals }).format(value);
+  return numberFormat("en-US", { maximumFractionDigits: maxDecimals }, `number ${maxDecimals}`).format(value);
 }
 
 /**
@@ -222,5 +244,7 @@ export function formatNumber(value: number, maxDecimals = 2): string {
  * @internal
  */
 export function formatFixed1(value: number): string {
-  return numberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  return numberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 }, "fixed1").format(
+    value,
+  );
 }

@@ -78,6 +78,11 @@ const CONTROLS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
+/** Any character stripControls changes or removes: a text without one is left as it is. */
+const MAY_STRIP =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+
 /**
  * stripControls removes terminal escape sequences and C0/C1 control characters (and bidirectional
  * overrides): a carriage return or a line separator becomes a space, a tab a space; line feeds stay
@@ -98,9 +103,12 @@ export function stripControls(text: string, multiline = false): string {
  * cleanText("\x1b[2Jdenied: c2VjcmV0LXRva2Vu", { secrets: ["secret-token"] }); // "denied: <redacted>"
  */
 export function cleanText(text: string, options: CleanOptions = {}): string {
-  const stripped = stripControls(String(text).slice(0, MAX_SCANNED), options.multiline === true);
-  const secrets = [...remembered, ...(options.secrets ?? [])];
-  const scrubbed = scrubSecrets(stripped, secrets);
+  const scanned = String(text).slice(0, MAX_SCANNED);
+  // most texts have nothing to strip and the run no secret: a report of thousands of rows cleans each cell
+  const stripped = MAY_STRIP.test(scanned) ? stripControls(scanned, options.multiline === true) : scanned;
+  const secrets =
+    remembered.size === 0 && !options.secrets?.length ? [] : [...remembered, ...(options.secrets ?? [])];
+  const scrubbed = secrets.length === 0 ? { text: stripped, found: false } : scrubSecrets(stripped, secrets);
   let out = scrubbed.text;
   if (scrubbed.found && options.onSecret === "withhold") {
     out = `(${stripped.length} characters not shown: they echo a credential)`;

@@ -49,7 +49,8 @@ export const budgetRules: readonly BudgetRule[] = [
  * }
  */
 export function evaluate(input: BudgetInput, config: BudgetConfig = {}): Evaluation {
-  return evaluateWithPath(input, config).evaluation;
+  // the forecast path is the report's: not drawn here (a quarter of a project's evaluation)
+  return evaluated(input, config).evaluation;
 }
 
 /**
@@ -62,6 +63,12 @@ export function evaluateWithPath(
   config: BudgetConfig = {},
   opts: { fromToday?: boolean } = {},
 ): { evaluation: Evaluation; path: ForecastPathDay[] } {
+  const { evaluation, model, series, forecast, cfg } = evaluated(input, config);
+  return { evaluation, path: pathOf(model, series, forecast, cfg.extraDailyCost, opts.fromToday) };
+}
+
+/** evaluated reads the history once and judges every rule; what evaluateWithPath draws the path from. */
+function evaluated(input: BudgetInput, config: BudgetConfig) {
   const cfg = parseBudgetConfig(config);
   checkInput(input, ["projectId", "balance", "bonuses"]);
   const series = toSeries(input);
@@ -119,7 +126,7 @@ export function evaluateWithPath(
     },
     verdict: verdictOf(findings),
   };
-  return { evaluation, path: pathOf(model, series, forecast, cfg.extraDailyCost, opts.fromToday) };
+  return { evaluation, model, series, forecast, cfg };
 }
 
 /** A day of the forecast path: the spend expected that day at each quantile (extra daily cost included). */

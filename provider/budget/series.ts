@@ -42,6 +42,35 @@ function buildInputSchema() {
   });
 }
 
+const finiteNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+const isCharge = (v: unknown): boolean => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const c = v as Record<string, unknown>;
+  return (
+    typeof c["day"] === "string" &&
+    dayNumber(c["day"]) !== undefined &&
+    finiteNumber(c["totalAmount"]) &&
+    finiteNumber(c["totalBonuses"])
+  );
+};
+
+/**
+ * ACCEPTS says, per field, what the input schema surely accepts (a subset of it; test/hostile/perf.test.ts
+ * holds the two side by side): anything else goes to the schema, which refuses it or lets it through.
+ */
+const ACCEPTS: Record<keyof BudgetInput, (v: unknown) => boolean> = {
+  projectId: (v) => Number.isSafeInteger(v),
+  balance: finiteNumber,
+  bonuses: finiteNumber,
+  consumption: (v) => {
+    if (!Array.isArray(v)) return false;
+    // by index, not every(): a hole of a sparse array is an undefined item, which the schema refuses
+    for (let i = 0; i < v.length; i++) if (!isCharge(v[i])) return false;
+    return true;
+  },
+  now: (v) => v instanceof Date && !Number.isNaN(v.getTime()),
+};
+
 /** inputSchema is the schema built once per process ({@link perProcess}). */
 function inputSchema() {
   return perProcess(buildInputSchema);
@@ -61,6 +90,9 @@ export function checkInput(
   input: Partial<BudgetInput>,
   fields: ReadonlyArray<keyof BudgetInput> = ["projectId", "balance", "bonuses", "consumption", "now"],
 ): void {
+  // what is surely valid passes without zod: its parse of a project's series was a sixth of `check`'s
+  // time per project; zod reads only what this refuses, and names the field
+  if (fields.every((f) => ACCEPTS[f](input[f]))) return;
   const mask = Object.fromEntries(fields.map((f) => [f, true])) as Record<keyof BudgetInput, true>;
   const key = fields.join(",");
   const picks = perProcess(newPicks);

@@ -18,25 +18,103 @@ let loaded: Undici | undefined;
  * caches, interceptors, fetch and node's own bundled undici: ~45 ms more per process than the three
  * dispatchers and the request API (docs/BENCHMARKS.md). Those files are required directly, with the
  * request API put on Dispatcher.prototype as the entry point does; should a later undici move them,
- * the entry point is used instead.
+ * the entry point is used instead. Either way node:http2 is not loaded (see withoutHttp2).
  */
 export function undici(): Undici {
   if (loaded) return loaded;
+  loaded = withoutHttp2(loadUndici);
+  return loaded;
+}
+
+function loadUndici(): Undici {
   try {
     const Dispatcher = require("undici/lib/dispatcher/dispatcher.js") as { prototype: object };
     const api = require("undici/lib/api/index.js") as object;
     if (!("request" in Dispatcher.prototype)) Object.assign(Dispatcher.prototype, api);
-    loaded = {
+    const parts: Undici = {
       Agent: require("undici/lib/dispatcher/agent.js"),
       Pool: require("undici/lib/dispatcher/pool.js"),
       ProxyAgent: require("undici/lib/dispatcher/proxy-agent.js"),
     };
-    if (typeof loaded.Agent !== "function" || typeof loaded.ProxyAgent !== "function")
-      throw new Error("moved");
+    if (typeof parts.Agent !== "function" || typeof parts.ProxyAgent !== "function") throw new Error("moved");
+    return parts;
   } catch {
-    loaded = require("undici") as Undici;
+    return require("undici") as Undici;
   }
-  return loaded;
+}
+
+/**
+ * @internal The HTTP/2 values undici's client reads from node:http2 when it loads: the protocol's own
+ * header names and error codes (RFC 9113 §8.3, §7), the same on every node (test/hostile/perf.test.ts
+ * holds them equal to node:http2's).
+ */
+export const HTTP2_CONSTANTS: Readonly<Record<string, string | number>> = {
+  HTTP2_HEADER_AUTHORITY: ":authority",
+  HTTP2_HEADER_METHOD: ":method",
+  HTTP2_HEADER_PATH: ":path",
+  HTTP2_HEADER_SCHEME: ":scheme",
+  HTTP2_HEADER_CONTENT_LENGTH: "content-length",
+  HTTP2_HEADER_EXPECT: "expect",
+  HTTP2_HEADER_STATUS: ":status",
+  HTTP2_HEADER_PROTOCOL: ":protocol",
+  NGHTTP2_REFUSED_STREAM: 7,
+  NGHTTP2_CANCEL: 8,
+};
+
+/**
+ * @internal lazyHttp2 stands in for node:http2 in undici's HTTP/2 client: its constants above without
+ * loading anything; any other property (`connect`, a constant not listed) loads node:http2 and is read
+ * there, so an undici that does speak HTTP/2 (allowH2, in this process or a program sharing the copy)
+ * gets the real module at its first use.
+ */
+export function lazyHttp2(): object {
+  type Bag = Record<string | symbol, unknown>;
+  const real = () => require("node:http2") as Bag;
+  const constants = new Proxy({} as Bag, {
+    get: (_t, k) =>
+      typeof k === "string" && Object.hasOwn(HTTP2_CONSTANTS, k)
+        ? HTTP2_CONSTANTS[k]
+        : (real()["constants"] as Bag)[k],
+    has: (_t, k) => k in (real()["constants"] as Bag),
+  });
+  return new Proxy({} as Bag, {
+    get: (_t, k) => (k === "constants" ? constants : real()[k]),
+    has: (_t, k) => k in real(),
+  });
+}
+
+const UNDICI_H2 = /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+
+/**
+ * withoutHttp2 runs `load` (the require of undici's dispatchers) with node:http2 replaced by
+ * {@link lazyHttp2} for undici's HTTP/2 client only: undici requires node:http2 when it loads, ~20 ms of
+ * a ~170 ms `costgate balance` (docs/BENCHMARKS.md), and costgate never asks for HTTP/2. The module
+ * loader is wrapped for this one synchronous call and restored after it; where node has no
+ * `Module._load` (or undici no longer loads node:http2 that way), it is an ordinary require.
+ */
+function withoutHttp2<T>(load: () => T): T {
+  type Load = (this: unknown, request: unknown, parent: unknown, ...rest: unknown[]) => unknown;
+  const Module = require("node:module") as { _load?: Load };
+  const previous = Module._load;
+  if (typeof previous !== "function") return load();
+  let standIn: object | undefined;
+  Module._load = function (this: unknown, request, parent, ...rest) {
+    const from = (parent as { filename?: unknown } | undefined)?.filename;
+    if (
+      (request === "node:http2" || request === "http2") &&
+      typeof from === "string" &&
+      UNDICI_H2.test(from)
+    ) {
+      standIn ??= lazyHttp2();
+      return standIn;
+    }
+    return previous.call(this, request, parent, ...rest);
+  };
+  try {
+    return load();
+  } finally {
+    Module._load = previous;
+  }
 }
 
 /** @internal What a dispatcher is made for. */

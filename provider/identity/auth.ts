@@ -3,46 +3,54 @@
  * "Password authentication with scoped authorization", "Application Credentials").
  * A method is validated before any request and turned into the `auth` body of POST /v3/auth/tokens.
  */
-import { z } from "zod";
 import { ConfigError } from "../errors";
 import type { Assert, Exact } from "../exact";
 
-const nonEmpty = (what: string) =>
-  z
-    .string({ error: `${what} must be a string` })
-    .trim()
-    .min(1, `${what} is empty`);
+// A hand-written check, not a zod schema: every command that resolves identity settings (and `balance`,
+// whose settings module imports this one) would otherwise load zod at start, ~60 ms of a ~150 ms command
+// (docs/BENCHMARKS.md). The fields are few and flat; the rules are the data below.
 
-/** Application credential by id and secret (docs/API.md#issue-a-token-with-an-application-credential); no scope is sent. @internal */
-export const ApplicationCredentialAuthSchema = z
-  .object({
-    type: z.literal("application_credential"),
-    applicationCredentialId: nonEmpty("applicationCredentialId").optional(),
-    applicationCredentialName: nonEmpty("applicationCredentialName").optional(),
-    applicationCredentialSecret: z.string().min(1, "applicationCredentialSecret is empty"),
-    /** With a credential name, the owning user by id, or by name and domain. */
-    userId: nonEmpty("userId").optional(),
-    userName: nonEmpty("userName").optional(),
-    userDomainId: nonEmpty("userDomainId").optional(),
-    userDomainName: nonEmpty("userDomainName").optional(),
-  })
-  .strict();
+/**
+ * How a method's field is checked: a `name` (an id or a name) is trimmed and must not be empty, and is
+ * optional; a `secret` is taken as given, must not be empty, and is required.
+ */
+type FieldKind = "name" | "secret";
 
-/** User name (or id) and password, scoped to a project (docs/API.md#issue-a-token-with-a-password). @internal */
-export const PasswordAuthSchema = z
-  .object({
-    type: z.literal("password"),
-    userName: nonEmpty("userName").optional(),
-    userId: nonEmpty("userId").optional(),
-    userDomainName: nonEmpty("userDomainName").optional(),
-    userDomainId: nonEmpty("userDomainId").optional(),
-    password: z.string().min(1, "password is empty"),
-    projectId: nonEmpty("projectId").optional(),
-    projectName: nonEmpty("projectName").optional(),
-    projectDomainId: nonEmpty("projectDomainId").optional(),
-    projectDomainName: nonEmpty("projectDomainName").optional(),
-  })
-  .strict();
+/**
+ * @internal METHOD_FIELDS lists each auth method's fields, in the order they are checked: the one list
+ * validateAuth reads and the method types are checked against.
+ */
+export const METHOD_FIELDS = {
+  /** Application credential by id and secret (docs/API.md#issue-a-token-with-an-application-credential); no scope is sent. */
+  application_credential: {
+    applicationCredentialId: "name",
+    applicationCredentialName: "name",
+    applicationCredentialSecret: "secret",
+    userId: "name",
+    userName: "name",
+    userDomainId: "name",
+    userDomainName: "name",
+  },
+  /** User name (or id) and password, scoped to a project (docs/API.md#issue-a-token-with-a-password). */
+  password: {
+    userName: "name",
+    userId: "name",
+    userDomainName: "name",
+    userDomainId: "name",
+    password: "secret",
+    projectId: "name",
+    projectName: "name",
+    projectDomainId: "name",
+    projectDomainName: "name",
+  },
+} as const satisfies Record<string, Record<string, FieldKind>>;
+
+type Fields = typeof METHOD_FIELDS;
+/** The method a field table describes: its secrets required, its names optional. */
+type MethodOf<T extends keyof Fields> = { type: T } & {
+  -readonly [K in keyof Fields[T] as Fields[T][K] extends "secret" ? K : never]: string;
+} & { -readonly [K in keyof Fields[T] as Fields[T][K] extends "name" ? K : never]?: string };
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /**
  * ApplicationCredentialAuth: an application credential by id (or by name with its user) and its secret
@@ -75,33 +83,55 @@ export interface PasswordAuth {
 }
 
 type _SameAuth = [
-  Assert<Exact<ApplicationCredentialAuth, z.infer<typeof ApplicationCredentialAuthSchema>>>,
-  Assert<Exact<PasswordAuth, z.infer<typeof PasswordAuthSchema>>>,
+  Assert<Exact<ApplicationCredentialAuth, Flat<MethodOf<"application_credential">>>>,
+  Assert<Exact<PasswordAuth, Flat<MethodOf<"password">>>>,
 ];
 /** AuthMethod is one way to obtain a token. */
 export type AuthMethod = ApplicationCredentialAuth | PasswordAuth;
 
-function firstIssue(err: z.ZodError): { field: string; message: string } {
-  const issue = err.issues[0];
-  const field = issue?.path.map(String).join(".") || "auth";
-  return { field, message: issue?.message ?? "invalid" };
+/**
+ * checkFields reads a method's fields as METHOD_FIELDS describes them, in their order, and refuses any
+ * other key: the first problem is thrown, naming the field. Names come back trimmed; keys whose value is
+ * undefined are left out.
+ */
+function checkFields(type: keyof Fields, input: Record<string, unknown>): AuthMethod {
+  const fields: Record<string, FieldKind> = METHOD_FIELDS[type];
+  const out: Record<string, unknown> = { type };
+  for (const [field, kind] of Object.entries(fields)) {
+    const v = Object.hasOwn(input, field) ? input[field] : undefined;
+    if (v === undefined) {
+      if (kind === "secret") throw new ConfigError(field, "is missing");
+      continue;
+    }
+    if (typeof v !== "string") throw new ConfigError(field, `${field} must be a string`);
+    const value = kind === "name" ? v.trim() : v;
+    if (value.length === 0) throw new ConfigError(field, `${field} is empty`);
+    out[field] = value;
+  }
+  for (const key of Object.keys(input)) {
+    if (key !== "type" && !Object.hasOwn(fields, key)) {
+      throw new ConfigError(
+        "auth",
+        `${JSON.stringify(key.slice(0, 64))} is not a field of the ${type} method; remove it`,
+      );
+    }
+  }
+  return out as unknown as AuthMethod;
 }
-
-const parsePassword = (input: unknown) => PasswordAuthSchema.safeParse(input);
-const parseApplicationCredential = (input: unknown) => ApplicationCredentialAuthSchema.safeParse(input);
 
 /**
  * validateAuth checks a method's fields and the combinations Keystone needs, naming the field
  * and the fix. Nothing is sent before this passes.
  */
 export function validateAuth(input: unknown): AuthMethod {
-  const type = (input as { type?: unknown } | undefined)?.type;
-  const parsed = type === "password" ? parsePassword(input) : parseApplicationCredential(input);
-  if (!parsed.success) {
-    const { field, message } = firstIssue(parsed.error);
-    throw new ConfigError(field, message);
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ConfigError("auth", "must be an object with a type and the method's fields");
   }
-  const m = parsed.data;
+  const fields = input as Record<string, unknown>;
+  if (fields["type"] !== "password" && fields["type"] !== "application_credential") {
+    throw new ConfigError("type", 'must be "application_credential" or "password"');
+  }
+  const m = checkFields(fields["type"], fields);
   if (m.type === "application_credential") {
     if (!m.applicationCredentialId && !m.applicationCredentialName) {
       throw new ConfigError(

@@ -3,6 +3,7 @@
  * "Password authentication with scoped authorization" response), normalized for users.
  */
 import { z } from "zod";
+import { perProcess } from "../once";
 
 // Every field costgate stores or prints is checked here: a bounded length, no control characters,
 // times in Keystone's ISO 8601 form, catalog URLs that are http(s) without credentials. A message
@@ -82,58 +83,64 @@ const catalogUrl = () =>
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-// Objects strip what they do not name: toTokenInfo reads only these fields.
-const Ref = z.object({ id: id(), name: text().optional() });
-const DomainRef = Ref;
+/**
+ * @internal tokenBodySchema is `{ token: {...} }` as Keystone sends it, built once per process at the first
+ * token read (provider/once.ts). Objects strip what they do not name: toTokenInfo reads only these fields.
+ */
+export const tokenBodySchema = () => perProcess(buildTokenBodySchema);
 
-const EndpointSchema = z.object({
-  id: id().optional(),
-  interface: word(),
-  region_id: text().nullish(),
-  region: text().nullish(),
-  url: catalogUrl(),
-});
+function buildTokenBodySchema() {
+  const Ref = z.object({ id: id(), name: text().optional() });
+  const DomainRef = Ref;
 
-const ServiceSchema = z.object({
-  id: id().optional(),
-  type: word(MAX_NAME_CHARS),
-  name: text().optional(),
-  endpoints: list(EndpointSchema).default([]),
-});
+  const EndpointSchema = z.object({
+    id: id().optional(),
+    interface: word(),
+    region_id: text().nullish(),
+    region: text().nullish(),
+    url: catalogUrl(),
+  });
 
-/** TokenBodySchema is `{ token: {...} }` as Keystone sends it. @internal */
-export const TokenBodySchema = z.object({
-  token: z
-    .object({
-      methods: list(word(), 16).default([]),
-      expires_at: time(),
-      issued_at: time().optional(),
-      audit_ids: list(word(), 16).optional(),
-      user: Ref.extend({ domain: DomainRef.optional() }),
-      project: Ref.extend({ domain: DomainRef.optional() }).optional(),
-      domain: DomainRef.optional(),
-      roles: list(Ref).optional(),
-      catalog: list(ServiceSchema).optional(),
-      application_credential: Ref.extend({ restricted: z.boolean().optional() }).optional(),
-    })
-    .superRefine((t, ctx) => {
-      const endpoints = (t.catalog ?? []).reduce((n, s) => n + s.endpoints.length, 0);
-      if (endpoints > MAX_CATALOG_ENDPOINTS) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["catalog"],
-          message: `has more than ${MAX_CATALOG_ENDPOINTS} endpoints`,
-        });
-      }
-      if (t.issued_at !== undefined) {
-        const issued = parseKeystoneTime(t.issued_at);
-        const expires = parseKeystoneTime(t.expires_at);
-        if (issued !== undefined && expires !== undefined && issued > expires) {
-          ctx.addIssue({ code: "custom", path: ["issued_at"], message: "is after expires_at" });
+  const ServiceSchema = z.object({
+    id: id().optional(),
+    type: word(MAX_NAME_CHARS),
+    name: text().optional(),
+    endpoints: list(EndpointSchema).default([]),
+  });
+
+  return z.object({
+    token: z
+      .object({
+        methods: list(word(), 16).default([]),
+        expires_at: time(),
+        issued_at: time().optional(),
+        audit_ids: list(word(), 16).optional(),
+        user: Ref.extend({ domain: DomainRef.optional() }),
+        project: Ref.extend({ domain: DomainRef.optional() }).optional(),
+        domain: DomainRef.optional(),
+        roles: list(Ref).optional(),
+        catalog: list(ServiceSchema).optional(),
+        application_credential: Ref.extend({ restricted: z.boolean().optional() }).optional(),
+      })
+      .superRefine((t, ctx) => {
+        const endpoints = (t.catalog ?? []).reduce((n, s) => n + s.endpoints.length, 0);
+        if (endpoints > MAX_CATALOG_ENDPOINTS) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["catalog"],
+            message: `has more than ${MAX_CATALOG_ENDPOINTS} endpoints`,
+          });
         }
-      }
-    }),
-});
+        if (t.issued_at !== undefined) {
+          const issued = parseKeystoneTime(t.issued_at);
+          const expires = parseKeystoneTime(t.expires_at);
+          if (issued !== undefined && expires !== undefined && issued > expires) {
+            ctx.addIssue({ code: "custom", path: ["issued_at"], message: "is after expires_at" });
+          }
+        }
+      }),
+  });
+}
 
 /** A named reference to a Keystone entity. */
 export interface EntityRef {
@@ -190,7 +197,7 @@ function ref(r: { id: string; name?: string; domain?: { id: string; name?: strin
 }
 
 /** toTokenInfo turns a parsed body into TokenInfo (no undefined inside arrays, JSON-safe). @internal */
-export function toTokenInfo(body: z.infer<typeof TokenBodySchema>): TokenInfo {
+export function toTokenInfo(body: z.infer<ReturnType<typeof tokenBodySchema>>): TokenInfo {
   const t = body.token;
   const info: TokenInfo = {
     expiresAt: isoTime(t.expires_at),

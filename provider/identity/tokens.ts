@@ -6,7 +6,7 @@ import { AuthError, HttpError, ResponseError } from "../errors";
 import { describeBody, type HttpResponse, parseJson, send, statusHint, type TransportOptions } from "../http";
 import { endpointText, scrubValue } from "../text";
 import { type AuthMethod, authBody, describeAuth, validateAuth } from "./auth";
-import { type Token, TokenBodySchema, type TokenInfo, toTokenInfo } from "./results";
+import { type Token, type TokenInfo, tokenBodySchema, toTokenInfo } from "./results";
 import { normalizeAuthUrl, tokensUrl } from "./urls";
 
 /** Where Keystone is and how to reach it. */
@@ -73,7 +73,7 @@ function parseTokenBody(res: HttpResponse, issued: boolean, now = Date.now()): T
       { request: res.info, status: res.status, requestId: res.requestId },
     );
   }
-  const parsed = TokenBodySchema.safeParse(json);
+  const parsed = tokenBodySchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     // the path holds the server's keys: shown short and clean

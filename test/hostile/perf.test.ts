@@ -1,0 +1,419 @@
+/**
+ * Costs near the floor (issue 21, item 7), held as behaviour: what each command loads at start is what it
+ * needs, so a change that pulls zod (or undici's HTTP/2 client) back onto a command's start fails here,
+ * not months later in a benchmark. And the hand-written auth check that replaced the zod schemas accepts
+ * and refuses exactly what they did, on arbitrary inputs, in bounded time. Real processes against the
+ * emulator on 127.0.0.1.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Emulator, startEmulator } from "../../emulator";
+import { checkInput } from "../../provider/budget/series";
+import { isConfigError } from "../../provider/errors";
+import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
+import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
+import { formatMoney } from "../../provider/money";
+import { cleanText, stripControls } from "../../provider/text";
+
+const BIN = resolve(__dirname, "../../bin/costgate");
+const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 300) };
+
+let dir: string;
+let emu: Emulator;
+let loadedFile: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "costgate-perf-"));
+  emu = await startEmulator({ port: 0 });
+  // a preload that writes, at exit, every module file and built-in module the process loaded
+  loadedFile = join(dir, "loaded.js");
+  writeFileSync(
+    loadedFile,
+    `let formatters = 0;
+Intl.NumberFormat = new Proxy(Intl.NumberFormat, { construct(T, a) { formatters++; return new T(...a); } });
+process.on("exit", () => require("node:fs").writeFileSync(process.env.LOADED_OUT, JSON.stringify({
+  files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")),
+  formatters,
+})));\n`,
+  );
+});
+afterAll(async () => {
+  await emu?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** loads runs the built command with the preload and returns its exit code and what it loaded. */
+function loads(args: string[], env: Record<string, string> = {}) {
+  const out = join(dir, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  return new Promise<{
+    code: number;
+    files: string[];
+    builtins: string[];
+    formatters: number;
+    stdout: string;
+    stderr: string;
+  }>((ok) => {
+    execFile(
+      process.execPath,
+      ["-r", loadedFile, BIN, ...args],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", LOADED_OUT: out, ...env },
+        timeout: 30_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        const { files, builtins, formatters } = JSON.parse(require("node:fs").readFileSync(out, "utf8")) as {
+          files: string[];
+          builtins: string[];
+          formatters: number;
+        };
+        ok({ code, files: files.filter((f) => f !== loadedFile), builtins, formatters, stdout, stderr });
+      },
+    );
+  });
+}
+
+const inPackage = (files: string[], name: string) =>
+  files.filter((f) => f.includes(`/node_modules/${name}/`));
+
+describe("what a command loads at start", () => {
+  it("balance with a billing token loads neither zod, node:http2 nor the identity token reader", async () => {
+    const r = await loads(["balance", "--project-id", "4242"], {
+      COSTGATE_BILLING_URL: emu.billingUrl,
+      COSTGATE_BILLING_TOKEN: emu.seed.billing.token,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+    expect(r.files.filter((f) => /identity\/(tokens|results)\.js$/.test(f))).toEqual([]);
+    expect(inPackage(r.files, "undici").length).toBeGreaterThan(0);
+    // undici's HTTP/2 client loads without node:http2 (provider/http/dispatcher.ts, withoutHttp2)
+    expect(r.builtins.filter((m) => m.includes("http2"))).toEqual([]);
+    // amounts in cents are written without Intl, whose first formatter costs ICU's data (~18 ms)
+    expect(r.stdout).toMatch(/balance [\d,]+\.\d\d/);
+    expect(r.formatters).toBe(0);
+  });
+
+  it("--version loads nothing but the launcher and package.json", async () => {
+    const r = await loads(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.files.map((f) => f.replace(/.*\//, "")).sort()).toEqual(["costgate", "package.json"]);
+  });
+
+  it("--help sends nothing and loads neither undici nor zod", async () => {
+    const r = await loads(["--help"]);
+    expect(r.code).toBe(0);
+    expect(inPackage(r.files, "undici")).toEqual([]);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+  });
+});
+
+// The zod schemas validateAuth was before (session 6), kept here as the reference it must agree with.
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} is empty`);
+const REFERENCE = {
+  application_credential: z
+    .object({
+      type: z.literal("application_credential"),
+      applicationCredentialId: nonEmpty("applicationCredentialId").optional(),
+      applicationCredentialName: nonEmpty("applicationCredentialName").optional(),
+      applicationCredentialSecret: z.string().min(1, "applicationCredentialSecret is empty"),
+      userId: nonEmpty("userId").optional(),
+      userName: nonEmpty("userName").optional(),
+      userDomainId: nonEmpty("userDomainId").optional(),
+      userDomainName: nonEmpty("userDomainName").optional(),
+    })
+    .strict(),
+  password: z
+    .object({
+      type: z.literal("password"),
+      userName: nonEmpty("userName").optional(),
+      userId: nonEmpty("userId").optional(),
+      userDomainName: nonEmpty("userDomainName").optional(),
+      userDomainId: nonEmpty("userDomainId").optional(),
+      password: z.string().min(1, "password is empty"),
+      projectId: nonEmpty("projectId").optional(),
+      projectName: nonEmpty("projectName").optional(),
+      projectDomainId: nonEmpty("projectDomainId").optional(),
+      projectDomainName: nonEmpty("projectDomainName").optional(),
+    })
+    .strict(),
+};
+
+const ALL_KEYS = [
+  ...new Set([...Object.keys(METHOD_FIELDS.application_credential), ...Object.keys(METHOD_FIELDS.password)]),
+];
+/** Values a hostile caller or environment could hand over: blank, padded, non-strings, huge. */
+const value = fc.oneof(
+  fc.constantFrom(undefined, "", " ", "\t\n", " ac1 ", "x", null, 0, 1, true, [], {}, "x".repeat(100_000)),
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+);
+const authInput = fc.record(
+  {
+    type: fc.constantFrom("password", "application_credential", "token", undefined, 1),
+    ...Object.fromEntries(ALL_KEYS.map((k) => [k, value])),
+    extra: fc.constantFrom("__proto__", "constructor", "toString", "surprise", "hasOwnProperty"),
+    extraValue: value,
+    withExtra: fc.boolean(),
+  },
+  { requiredKeys: ["type", "withExtra", "extra", "extraValue"] },
+);
+
+/** withoutUndefined drops keys whose value is undefined (zod keeps them; nothing reads them). */
+function withoutUndefined(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+describe("validateAuth, a hand-written check, agrees with the zod schemas it replaced", () => {
+  it("accepts what they accept, with the same (trimmed) values, and refuses the rest naming a field", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(authInput, (gen) => {
+        const { extra, extraValue, withExtra, ...fields } = gen as Record<string, unknown>;
+        // JSON.parse makes "__proto__" an own key, as a parsed config or state would
+        const input = JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(fields)) if (v === undefined) input[k] = undefined;
+        if (withExtra) Object.defineProperty(input, String(extra), { value: extraValue, enumerable: true });
+        const reference =
+          fields["type"] === "password" ? REFERENCE.password : REFERENCE.application_credential;
+        const want = reference.safeParse(input);
+        let got: unknown;
+        let error: unknown;
+        try {
+          got = validateAuth(input);
+        } catch (e) {
+          error = e;
+        }
+        if (want.success) {
+          // the schema's pass may still be refused by the combination rules after it: both sides run those
+          if (error) expect(isConfigError(error)).toBe(true);
+          else expect(withoutUndefined(got as object)).toEqual(withoutUndefined(want.data));
+        } else {
+          expect(error, JSON.stringify(input).slice(0, 200)).toBeDefined();
+          expect(isConfigError(error)).toBe(true);
+          const issue = want.error.issues[0]!;
+          // zod names the field where it has a path; a key it does not know, or a value that is no
+          // object, is the whole method ("auth") on both sides
+          const field = issue.path.length ? String(issue.path[0]) : "auth";
+          expect((error as { field: string }).field).toBe(field);
+        }
+      }),
+      RUNS,
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it("refuses what is not an object, naming the method, without echoing it", () => {
+    for (const input of [undefined, null, "password", 42, [], [{ type: "password" }]]) {
+      expect(() => validateAuth(input)).toThrowError(/^auth: must be an object/);
+    }
+  });
+
+  it("never echoes a secret or an unknown key's value, and cuts a long key", () => {
+    const secret = `canary-${Math.random()}`;
+    const key = `k${"x".repeat(10_000)}`;
+    try {
+      validateAuth({ type: "password", userId: "u", password: secret, projectId: "p", [key]: secret });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).not.toContain(secret);
+      expect((e as Error).message.length).toBeLessThan(200);
+    }
+  });
+
+  it("reads only own keys: a polluted prototype adds no field", () => {
+    const proto = { password: "from-prototype", projectId: "p" };
+    const input = Object.assign(Object.create(proto), { type: "password", userId: "u" });
+    expect(() => validateAuth(input)).toThrowError(/^password: is missing/);
+  });
+});
+
+describe("the fast paths of rendering agree with the slow ones", () => {
+  const intl = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+  it("formatMoney writes what Intl writes, for cents, any double and the edges", () => {
+    const started = performance.now();
+    const edges = [0, -0, 0.5, 1.005, -0.004, 999.995, 1e12 - 0.01, 1e12, -1e12, 1e21, 5e-324, Number.NaN];
+    for (const v of [...edges, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER]) {
+      expect(formatMoney(v), String(v)).toBe(intl.format(v));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(10 ** 15), max: 10 ** 15 }).map((c) => c / 100),
+          fc.double({ noNaN: false }),
+          fc.double({ min: -1e13, max: 1e13 }),
+        ),
+        (v) => {
+          expect(formatMoney(v)).toBe(intl.format(v));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("cleanText without secrets is stripControls, whatever the text holds", () => {
+    const chars = fc.constantFrom(
+      "a",
+      " ",
+      "\n",
+      "\r",
+      "\t",
+      "\x1b",
+      "[",
+      "2J",
+      "\x9b",
+      "\u202e",
+      "\ufeff",
+      "é",
+      "€",
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.array(chars, { maxLength: 30 }).map((a) => a.join("")),
+        ),
+        (t) => {
+          expect(cleanText(t)).toBe(stripControls(t));
+          expect(cleanText(t, { multiline: true })).toBe(stripControls(t, true));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("checkInput's fast acceptance is a subset of the zod schema", () => {
+  // the schema of provider/budget/series.ts, as a reference
+  const finite = () => z.number();
+  const charge = z.object({
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    totalAmount: finite(),
+    totalBonuses: finite(),
+  });
+  const reference = z.object({
+    projectId: finite().int(),
+    balance: finite(),
+    bonuses: finite(),
+    consumption: z.array(charge),
+    now: z.date(),
+  });
+  const num = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom(Number.NaN, Infinity, "1", null, undefined),
+  );
+  const day = fc.oneof(
+    fc.constantFrom("2026-11-01", "2026-02-30", "2026-13-01", "26-11-01", "", "2026-11-01T00:00:00Z"),
+    fc.string({ maxLength: 12 }),
+  );
+  const item = fc.oneof(
+    fc.record({ day, totalAmount: num, totalBonuses: num }, { requiredKeys: [] }),
+    fc.constantFrom(null, undefined, [], "x", 1),
+  );
+  // a hole, then a valid item: every() would skip the hole
+  const sparse: unknown[] = [];
+  sparse[1] = { day: "2026-11-01", totalAmount: 1, totalBonuses: 0 };
+  it("never lets through what the schema refuses, and names a field when it refuses", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(
+        fc.record({
+          projectId: fc.oneof(num, fc.constant(2 ** 60)),
+          balance: num,
+          bonuses: num,
+          consumption: fc.oneof(fc.array(item, { maxLength: 6 }), fc.constantFrom(null, {}, "x", sparse)),
+          now: fc.oneof(fc.date(), fc.constantFrom(new Date(Number.NaN), "2026-11-01", 0)),
+        }),
+        (input) => {
+          let refused: unknown;
+          try {
+            checkInput(input as never);
+          } catch (e) {
+            refused = e;
+          }
+          if (refused === undefined) expect(reference.safeParse(input).success).toBe(true);
+          else expect(isConfigError(refused)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("undici without node:http2 at load", () => {
+  it("the stand-in's constants are node:http2's, and the rest is node:http2 itself", () => {
+    const real = require("node:http2") as typeof import("node:http2");
+    const stand = lazyHttp2() as typeof import("node:http2");
+    for (const [k, v] of Object.entries(HTTP2_CONSTANTS)) {
+      expect((real.constants as Record<string, unknown>)[k], k).toBe(v);
+      expect((stand.constants as Record<string, unknown>)[k], k).toBe(v);
+    }
+    expect(stand.constants.HTTP2_HEADER_COOKIE).toBe(real.constants.HTTP2_HEADER_COOKIE);
+    expect(stand.connect).toBe(real.connect);
+    expect("connect" in stand).toBe(true);
+  });
+
+  it("loads no node:http2 for HTTP/1.1, and an undici asked for HTTP/2 still speaks it", () => {
+    const key = join(dir, "h2-key.pem");
+    const cert = join(dir, "h2-cert.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-subj",
+        "/CN=127.0.0.1",
+      ].concat(["-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"]),
+      { stdio: "ignore" },
+    );
+    const script = join(dir, "h2.js");
+    // a fresh process: undici loaded by costgate's dispatcher first, as in the command
+    writeFileSync(
+      script,
+      `"use strict";
+const fs = require("node:fs");
+const { undici } = require(${JSON.stringify(resolve(__dirname, "../../dist/provider/http/dispatcher.js"))});
+const { Agent } = undici();
+const before = process.moduleLoadList.filter((m) => m.includes("http2"));
+const http2 = require("node:http2");
+const [key, cert] = [fs.readFileSync(${JSON.stringify(key)}), fs.readFileSync(${JSON.stringify(cert)})];
+const server = http2.createSecureServer({ key, cert }, (req, res) => res.end("HTTP/" + req.httpVersion));
+server.listen(0, "127.0.0.1", async () => {
+  const agent = new Agent({ allowH2: true, connect: { ca: cert } });
+  const res = await agent.request({ origin: "https://127.0.0.1:" + server.address().port, path: "/", method: "GET" });
+  const body = await res.body.text();
+  await agent.close();
+  server.close();
+  process.stdout.write(JSON.stringify({ before, body }));
+});
+`,
+    );
+    const out = JSON.parse(
+      execFileSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 }),
+    ) as {
+      before: string[];
+      body: string;
+    };
+    expect(out.before).toEqual([]);
+    expect(out.body).toBe("HTTP/2.0");
+  });
+});
