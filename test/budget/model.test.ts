@@ -278,6 +278,33 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50).toBeLessThan(12 * 100 * 1.15);
   });
 
+  it("follows a short history's plain growth, not a short stationary history's noise", () => {
+    // 15 days growing from 80 by 7 a day (a migration moving in), ±2 %: no backtest can weigh the candidates
+    const growing = Array.from({ length: 15 }, (_, i) => (80 + 7 * i) * jitter(i));
+    const g = forecastModel(growing, MONDAY).forecast(0, MONDAY + 13);
+    const line = Array.from({ length: 14 }, (_, i) => 80 + 7 * (15 + i)).reduce((a, b) => a + b, 0);
+    const mean14 = (growing.slice(-14).reduce((a, b) => a + b, 0) / 14) * 14;
+    expect(g.remaining!.p50).toBeGreaterThan(0.9 * line);
+    expect(g.remaining!.p50).toBeGreaterThan(1.4 * mean14);
+    // the same days shuffled out of order: no slope stands out, the mean holds
+    const flat = Array.from({ length: 15 }, (_, i) => 100 * jitter(i) * (i % 2 ? 1.04 : 0.96));
+    const f = forecastModel(flat, MONDAY).forecast(0, MONDAY + 13);
+    expect(f.remaining!.p50).toBeGreaterThan(14 * 100 * 0.95);
+    expect(f.remaining!.p50).toBeLessThan(14 * 100 * 1.05);
+    // cold start (8 days): the run-rate follows the growth, for no longer than the days seen
+    const cold = Array.from({ length: 8 }, (_, i) => (50 + 10 * i) * jitter(i));
+    const c = forecastModel(cold, MONDAY).forecast(0, MONDAY + 29);
+    expect(c.method).toBe("run-rate");
+    expect(c.path[0]!.p50).toBeGreaterThan(120);
+    expect(c.path[29]!.p50).toBeCloseTo(c.path[8]!.p50, 6);
+    expect(c.path[29]!.p50).toBeLessThan(220);
+    // a stationary cold start keeps its mean
+    expect(forecastDays([100, 96, 104, 99, 101, 97, 103], MONDAY, 0, MONDAY + 9).remaining!.p50).toBeCloseTo(
+      1000,
+      0,
+    );
+  });
+
   it("gives finite, ordered, non-negative quantiles on any history (zeros, delays, steps, spikes), fast", () => {
     const day = fc.oneof(
       fc.constant(0),
