@@ -74,6 +74,6 @@ if (process.argv.includes("--clean")) {
 run(["-p", "tsconfig.json"]);
 writeConfigSchema();
 // schema/pulumi-schema.json: the provider plugin's Pulumi schema, from the TypeScript declarations
-require("./gen-schema").writeSchema();
+writeSchema("pulumi-schema.json", require("./gen-schema").generateSchema());
 linkSelf();
 run(["-p", "policies/budget/tsconfig.json"]);

@@ -5,7 +5,7 @@
 // TSDoc (provider/resources/token.ts, provider/resources/billing.ts and the types they name); which
 // properties are secret comes from the one identity field list (dist/provider/identity/fields.js).
 //
-//   node scripts/gen-schema.js            write schema/pulumi-schema.json when it changed (scripts/build.js runs it)
+//   node scripts/gen-schema.js            print the schema (scripts/build.js writes it to schema/pulumi-schema.json)
 //   generateSchema()                      the schema object (test/plugin/schema.test.ts compares)
 const path = require("node:path");
 const ts = require("typescript");
@@ -252,20 +252,5 @@ function generateSchema() {
   };
 }
 
-/** writeSchema writes schema/pulumi-schema.json when its text changed. */
-function writeSchema() {
-  const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
-  const file = path.join(root, "schema/pulumi-schema.json");
-  const text = `${JSON.stringify(generateSchema(), null, 2)}\n`;
-  mkdirSync(path.dirname(file), { recursive: true });
-  let old = "";
-  try {
-    old = readFileSync(file, "utf8");
-  } catch {
-    // first build
-  }
-  if (old !== text) writeFileSync(file, text);
-}
-
-module.exports = { generateSchema, writeSchema };
-if (require.main === module) writeSchema();
+module.exports = { generateSchema };
+if (require.main === module) process.stdout.write(`${JSON.stringify(generateSchema(), null, 2)}\n`);
