@@ -16,6 +16,7 @@ import { type Emulator, startEmulator } from "../../emulator";
 import { resetRun } from "../../policies/budget/data";
 import { budgetPolicies } from "../../policies/budget/policies";
 import { checkInput } from "../../provider/budget/series";
+import { hasDuplicateKey, parseDataText, parseWithYaml } from "../../provider/data-file";
 import { isConfigError } from "../../provider/errors";
 import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
@@ -106,6 +107,19 @@ describe("what a command loads at start", () => {
     const r = await loads(["--version"]);
     expect(r.code).toBe(0);
     expect(r.files.map((f) => f.replace(/.*\//, "")).sort()).toEqual(["costgate", "package.json"]);
+  });
+
+  it("check with a JSON config loads no YAML parser; a key given twice is still refused where it stands", async () => {
+    const config = join(dir, "check.json");
+    writeFileSync(config, JSON.stringify({ projectId: 4242, minBalance: 1 }));
+    const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+    const r = await loads(["check", "--config", config, "--json"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(inPackage(r.files, "yaml")).toEqual([]);
+    writeFileSync(config, '{"projectId": 4242,\n "minBalance": 1,\n "minBalance": 2}');
+    const twice = await loads(["check", "--config", config], env);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/check\.json:3:\d+:? is not valid JSON \(a key given twice\)/);
   });
 
   it("--help sends nothing and loads neither undici nor zod", async () => {
@@ -654,5 +668,65 @@ describe("the pack's per-run memo (rate card, prices, targets parsed once a run)
     const b = await run(runway, resources, { projectId: 4242, minRunwayDays: 400, rateCard: cards[1] }, []);
     expect(a.join()).toMatch(/adds 21\.60\/day/);
     expect(b.join()).toMatch(/adds 24,000,000\.00\/day/);
+  });
+});
+
+describe("a .json data file is read without YAML, as the YAML path reads it", () => {
+  /** JSON text with keys that may repeat (as is or escaped), nested, spaced as a person writes it. */
+  const key = fc.constantFrom("a", "b", "projectId", "__proto__", "\\u0061", 'a\\"', "", "{", "[,]");
+  const leaf = fc.oneof(
+    fc.constantFrom("1", "-2.5e3", "true", "null", '"x"', '"}\\\\"', '"{\\"a\\":1}"'),
+    fc.json({ maxDepth: 1 }),
+  );
+  const text: fc.Arbitrary<string> = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, tie("object"), tie("array")),
+    object: fc
+      .array(fc.tuple(key, tie("value") as fc.Arbitrary<string>), { maxLength: 5 })
+      .map((es) => `{${es.map(([k, v]) => `"${k}" : ${v}`).join(",\n ")}}`),
+    array: fc
+      .array(tie("value") as fc.Arbitrary<string>, { maxLength: 4 })
+      .map((vs) => `[ ${vs.join(", ")} ]`),
+  })).object as fc.Arbitrary<string>;
+  const outcome = (read: () => { value: unknown; lineOf(p: readonly PropertyKey[]): number | undefined }) => {
+    try {
+      const doc = read();
+      return {
+        value: doc.value,
+        lines: [[], ["a"], ["a", 0], ["projectId"], ["b", "a"]].map((p) => doc.lineOf(p)),
+      };
+    } catch (e) {
+      return { error: String(e) };
+    }
+  };
+  it("gives the same value, the same refusal and the same lines, on any text", () => {
+    const started = performance.now();
+    let twice = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          text,
+          fc.string({ maxLength: 30 }),
+          text.map((t) => t.slice(0, -1)),
+        ),
+        (t) => {
+          const slow = outcome(() => parseWithYaml(t, "f.json"));
+          if ("error" in slow && /twice/.test(slow.error)) twice++;
+          expect(
+            outcome(() => parseDataText(t, "f.json")),
+            t,
+          ).toEqual(slow);
+          let parsed = true;
+          try {
+            JSON.parse(t);
+          } catch {
+            parsed = false;
+          }
+          if (parsed) expect(hasDuplicateKey(t), t).toBe("error" in slow);
+        },
+      ),
+      RUNS,
+    );
+    expect(twice).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
