@@ -20,7 +20,7 @@ import { hasDuplicateKey, parseDataText, parseWithYaml } from "../../provider/da
 import { isConfigError } from "../../provider/errors";
 import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
-import { formatMoney } from "../../provider/money";
+import { formatFixed1, formatMoney, formatNumber } from "../../provider/money";
 import { type Price, Pricer, priceMonthly } from "../../provider/pricing/price";
 import type { RateCard } from "../../provider/pricing/rate-card";
 import { cleanText, stripControls } from "../../provider/text";
@@ -109,13 +109,15 @@ describe("what a command loads at start", () => {
     expect(r.files.map((f) => f.replace(/.*\//, "")).sort()).toEqual(["costgate", "package.json"]);
   });
 
-  it("check with a JSON config loads no YAML parser; a key given twice is still refused where it stands", async () => {
+  it("check with a JSON config loads no YAML parser and builds no Intl formatter; a key given twice is still refused where it stands", async () => {
     const config = join(dir, "check.json");
     writeFileSync(config, JSON.stringify({ projectId: 4242, minBalance: 1 }));
     const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
     const r = await loads(["check", "--config", config, "--json"], env);
     expect(r.code, r.stderr).toBe(0);
     expect(inPackage(r.files, "yaml")).toEqual([]);
+    // its messages' days and factors are written without Intl (formatFixed1, formatNumber)
+    expect(r.formatters).toBe(0);
     writeFileSync(config, '{"projectId": 4242,\n "minBalance": 1,\n "minBalance": 2}');
     const twice = await loads(["check", "--config", config], env);
     expect(twice.code).toBe(2);
@@ -277,6 +279,60 @@ describe("the fast paths of rendering agree with the slow ones", () => {
       { numRuns: 5000 },
     );
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("formatNumber and formatFixed1 write what Intl writes, for any double and 0 to 8 decimals", () => {
+    const started = performance.now();
+    const reference = (v: number, d: number, fixed: boolean) =>
+      new Intl.NumberFormat("en-US", {
+        minimumFractionDigits: fixed ? d : 0,
+        maximumFractionDigits: d,
+      }).format(v);
+    const edges = [
+      0,
+      -0,
+      0.05,
+      0.15,
+      -0.04,
+      -0.05,
+      2.5,
+      9.95,
+      1.005,
+      999.95,
+      1e15 - 0.5,
+      1e15,
+      1e21,
+      5e-324,
+      -5e-324,
+      5e-7,
+      9.9e-7,
+      -5e-7,
+      4.9e-6,
+      5e-6,
+    ];
+    for (const v of [...edges, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(formatFixed1(v), String(v)).toBe(reference(v, 1, true));
+      for (const d of [0, 1, 2, 6, 7]) expect(formatNumber(v, d), `${v} ${d}`).toBe(reference(v, d, false));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(10 ** 16), max: 10 ** 16 }).map((c) => c / 1000),
+          fc.integer({ min: -(10 ** 6), max: 10 ** 6 }).map((c) => c / 20),
+          fc.double({ noNaN: false }),
+          fc.double({ min: -1e16, max: 1e16 }),
+          fc.double({ min: -1, max: 1 }),
+        ),
+        fc.integer({ min: 0, max: 8 }),
+        (v, d) => {
+          expect(formatFixed1(v), String(v)).toBe(reference(v, 1, true));
+          expect(formatNumber(v, d), `${v} ${d}`).toBe(reference(v, d, false));
+          expect(formatNumber(v), String(v)).toBe(reference(v, 2, false));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it("cleanText without secrets is stripControls, whatever the text holds", () => {
