@@ -124,6 +124,33 @@ describe("what a command loads at start", () => {
     expect(twice.stderr).toMatch(/check\.json:3:\d+:? is not valid JSON \(a key given twice\)/);
   });
 
+  it("cost --preview without a project loads neither the billing client, the rules nor a YAML parser", async () => {
+    const preview = join(dir, "preview.json");
+    const card = join(dir, "card.json");
+    writeFileSync(
+      preview,
+      JSON.stringify({
+        steps: [
+          {
+            op: "create",
+            urn: "urn:pulumi:dev::app::openstack:compute/instance:Instance::vm",
+            newState: { type: "openstack:compute/instance:Instance", inputs: { flavorName: "m1.small" } },
+          },
+        ],
+      }),
+    );
+    writeFileSync(card, JSON.stringify({ flavors: { "m1.small": 0.5 } }));
+    const r = await loads(["cost", "--preview", preview, "--rate-card", card, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).totals.monthlyDelta).toBe(365);
+    const ours = r.files.map((f) => f.replace(/.*\/dist\//, ""));
+    expect(
+      ours.filter((f) => /provider\/(check|billing\/client|budget\/(engine|model))\.js$/.test(f)),
+    ).toEqual([]);
+    expect(inPackage(r.files, "yaml")).toEqual([]);
+    expect(inPackage(r.files, "p-limit")).toEqual([]);
+  });
+
   it("--help sends nothing and loads neither undici nor zod", async () => {
     const r = await loads(["--help"]);
     expect(r.code).toBe(0);
