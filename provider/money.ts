@@ -236,6 +236,8 @@ const THOUSANDS = /\B(?=(\d{3})+$)/g;
  * formatNumber(2.5); // "2.5"
  */
 export function formatNumber(value: number, maxDecimals = 2): string {
+  const fixed = fixedWithoutIntl(value, maxDecimals);
+  if (fixed !== undefined) return fixed.replace(TRAILING_ZEROS, "");
   return numberFormat("en-US", { maximumFractionDigits: maxDecimals }, `number ${maxDecimals}`).format(value);
 }
 
@@ -244,7 +246,49 @@ export function formatNumber(value: number, maxDecimals = 2): string {
  * @internal
  */
 export function formatFixed1(value: number): string {
+  const fixed = fixedWithoutIntl(value, 1);
+  if (fixed !== undefined) return fixed;
   return numberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 }, "fixed1").format(
     value,
   );
+}
+
+/** Zeros that end the decimals, and the point when nothing is left after it. */
+const TRAILING_ZEROS = /\.?0+$(?<=\.\d*)/;
+
+/**
+ * fixedWithoutIntl writes `value` with `decimals` decimals and en-US thousands separators as
+ * `Intl.NumberFormat` would (both round the number's shortest decimal form, `String(value)`, half away
+ * from zero: 0.15 is "0.2"), without building a formatter: the first of a process costs ~16 ms of
+ * ICU's data. Undefined where it does not: -0, a negative that rounds to zero, 1e15 and over, NaN, more
+ * than 6 decimals. A property test holds the two equal on any double (test/hostile/perf.test.ts).
+ */
+function fixedWithoutIntl(value: number, decimals: number): string | undefined {
+  const abs = Math.abs(value);
+  if (!(abs < 1e15) || !Number.isInteger(decimals) || decimals < 0 || decimals > 6 || Object.is(value, -0))
+    return undefined;
+  const text = String(abs);
+  const m = SHORTEST.exec(text);
+  let digits: string;
+  if (m) {
+    const whole = m[1] as string;
+    const frac = m[2] ?? "";
+    digits = whole + frac.slice(0, decimals).padEnd(decimals, "0");
+    if (frac.charCodeAt(decimals) >= 0x35) digits = plusOne(digits);
+  } else if (abs < 1e-6 && decimals < 6) {
+    digits = "0".repeat(decimals + 1); // below 1e-6 String writes an exponent; it rounds to 0 here
+  } else return undefined;
+  if (value < 0 && /^0*$/.test(digits)) return undefined; // Intl's "-0"
+  const whole = digits.slice(0, digits.length - decimals).replace(THOUSANDS, ",");
+  return `${value < 0 ? "-" : ""}${whole}${decimals ? `.${digits.slice(digits.length - decimals)}` : ""}`;
+}
+/** A shortest decimal form without exponent: whole part, decimals. */
+const SHORTEST = /^(\d+)(?:\.(\d+))?$/;
+
+/** plusOne adds one to a string of decimal digits: "199" is "200", "99" is "100". */
+function plusOne(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === "9") i--;
+  if (i < 0) return `1${"0".repeat(digits.length)}`;
+  return `${digits.slice(0, i)}${String.fromCharCode(digits.charCodeAt(i) + 1)}${"0".repeat(digits.length - i - 1)}`;
 }

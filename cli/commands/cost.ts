@@ -6,7 +6,6 @@
 import Big from "big.js";
 import type { Evaluation, ForecastFigures } from "../../provider/budget/types";
 import { hoursLeftInMonth } from "../../provider/calendar";
-import { evaluateData, fetchProjectData } from "../../provider/check";
 import type { DataFileLimit } from "../../provider/data-file";
 import { readBounded, readStreamBounded } from "../../provider/files";
 import { formatMoney as money } from "../../provider/money";
@@ -20,7 +19,6 @@ import { writeOutputs } from "../files";
 import type { CostOptions } from "../options/cost";
 import { cell, findingLine, findingsTable } from "../report/findings";
 import { appendSummary } from "../summary";
-import { billingEndpoint } from "./billing";
 
 /** A gate on the change and how it came out: a finding, with `gate` naming it as before. */
 export interface CostGate extends GateFinding {
@@ -78,7 +76,11 @@ const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${money(Math
  */
 export async function costCommand(o: CostOptions): Promise<number> {
   const { now, card, target, product, summary } = o;
-  const ep = o.endpoint ? billingEndpoint(o.endpoint) : undefined;
+  // the billing client and the rules are required only when a project is priced against its billing:
+  // a preview priced alone loads neither (~35 modules)
+  const ep = o.endpoint
+    ? (require("./billing") as typeof import("./billing")).billingEndpoint(o.endpoint)
+    : undefined;
 
   // everything is checked: now the preview
   const { text, source } = await readPreview(o.preview, o.limit);
@@ -100,6 +102,8 @@ export async function costCommand(o: CostOptions): Promise<number> {
   };
 
   if (target && ep) {
+    const { evaluateData, fetchProjectData } =
+      require("../../provider/check") as typeof import("../../provider/check");
     const data = await fetchProjectData(ep, {
       projectId: target.projectId,
       product,

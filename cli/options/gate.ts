@@ -21,7 +21,6 @@ import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/c
 import { resolveTargets, type Target } from "../../provider/budget/targets";
 import type { Level, RuleName } from "../../provider/budget/types";
 import { dayStart } from "../../provider/calendar";
-import { parseAsOf } from "../../provider/check";
 import { isConfigError } from "../../provider/errors";
 import { readDecimal } from "../../provider/numbers";
 import { UsageError } from "../errors";
@@ -43,6 +42,8 @@ export function amount(v: unknown, flag: string): number {
 
 /** day reads a day (`YYYY-MM-DD`, from 2000, not after today), e.g. --as-of. */
 export function day(v: unknown, flag: string, now: Date): string {
+  // required here: provider/check brings the billing client and the rules, which `cost` without a project never needs
+  const { parseAsOf } = require("../../provider/check") as typeof import("../../provider/check");
   return parseAsOf(v, flag, now);
 }
 

@@ -7,7 +7,7 @@
  * - deletions and in-place changes are not visible to a stack policy and are not priced.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { FLOATING_IP, INSTANCE, priceMonthly, type RateCard, UNKNOWN_TEXT, VOLUME } from "costgate/budget";
+import { FLOATING_IP, INSTANCE, Pricer, type RateCard, UNKNOWN_TEXT, VOLUME } from "costgate/budget";
 
 /** The rate card (costgate's one pricing module; `costgate cost` uses the same). */
 export type { RateCard };
@@ -83,27 +83,37 @@ const WHAT = new Map<string, (inputs: Record<string, unknown>) => string>([
 /**
  * priceResource prices one resource per day (its monthly price × 12 / 365, from costgate's pricing
  * module, as `costgate cost` prices it), or says why it cannot; undefined for a type the pack does not
- * price (neither an OpenStack instance, volume or floating IP nor a type the card names).
+ * price (neither an OpenStack instance, volume or floating IP nor a type the card names). `pricer`
+ * remembers the prices of the card's distinct inputs (one per run and card in the pack).
  */
 export function priceResource(
   r: Pick<PolicyResource, "type" | "props">,
   card: RateCard,
+  pricer: Pricer = new Pricer(card),
 ): { perDay: number; what: string } | { reason: string } | undefined {
   if (!WHAT.has(r.type) && !(card.types && Object.hasOwn(card.types, r.type))) return undefined;
   const inputs = inputsOf(r.props);
-  const price = priceMonthly(r.type, inputs, card);
+  const price = pricer.price(r.type, inputs);
   if (price.kind === "unpriced") return { reason: price.reason };
   return { perDay: price.perDay, what: WHAT.get(r.type)?.(inputs) ?? r.type };
 }
 
-/** priceChange sums the daily cost of the priced resources a preview creates. */
-export function priceChange(resources: readonly PolicyResource[], card: RateCard | undefined): ChangeCost {
+/**
+ * priceChange sums the daily cost of the priced resources a preview creates; `pricer` (of `card`) may
+ * be shared by the policies of a run that price with the same card.
+ */
+export function priceChange(
+  resources: readonly PolicyResource[],
+  card: RateCard | undefined,
+  pricer?: Pricer,
+): ChangeCost {
   const out: ChangeCost = { addedPerDay: 0, added: [], unpriced: [] };
   if (!card) return out;
+  const prices = pricer ?? new Pricer(card);
   let cents = 0;
   for (const r of resources) {
     if (!COMPUTED.has(r.type) || !isBeingCreated(r)) continue;
-    const price = priceResource(r, card);
+    const price = priceResource(r, card, prices);
     if (!price) continue;
     if ("reason" in price) {
       out.unpriced.push({ urn: r.urn, reason: price.reason });

@@ -21,12 +21,44 @@ const runs = new Map<string, { from: string; read: Promise<ProjectData> }>();
 let lastPolicy = -1;
 
 /**
+ * What the policies of the current run worked out from their config, keyed by the config's JSON text
+ * (each policy has its own config, so two keys differ whenever the settings do): the rate card parsed
+ * and its prices, the projects and their thresholds. Forgotten with the run's reads.
+ */
+const memo = new Map<string, unknown>();
+
+/**
  * policyStarts tells the cache that the policy at `order` in the pack starts validating: a new run
  * begins when it does not come after the last one.
  */
 export function policyStarts(order: number): void {
-  if (order <= lastPolicy) runs.clear();
+  if (order <= lastPolicy) {
+    runs.clear();
+    memo.clear();
+  }
   lastPolicy = order;
+}
+
+/**
+ * perRun returns what `make` gives for `key` in the current run, calling it once per run and key. A
+ * `make` that throws is not remembered (each policy then reports its own error). `key` undefined (a
+ * config that has no JSON text) calls `make` every time.
+ */
+export function perRun<T>(key: string | undefined, make: () => T): T {
+  if (key === undefined) return make();
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = make();
+  memo.set(key, value);
+  return value;
+}
+
+/** jsonKey is the JSON text of `parts`, a key for {@link perRun}; undefined when it has none. */
+export function jsonKey(...parts: unknown[]): string | undefined {
+  try {
+    return JSON.stringify(parts);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -78,5 +110,6 @@ export async function failures(): Promise<{ key: string; error: string }[]> {
 /** @internal forgets fetched data (tests run several "runs" in one process). */
 export function resetRun(): void {
   runs.clear();
+  memo.clear();
   lastPolicy = -1;
 }

@@ -17,7 +17,9 @@ import {
   minBalanceRule,
   minRunwayDaysRule,
   monthlyBudgetRule,
+  Pricer,
   parseRateCard,
+  type RateCard,
   type RuleName,
 } from "costgate/budget";
 import {
@@ -30,7 +32,7 @@ import {
   STACK_TAG,
 } from "./config";
 import { type ChangeCost, priceChange } from "./cost";
-import { failures, policyStarts, projectData } from "./data";
+import { failures, jsonKey, perRun, policyStarts, projectData } from "./data";
 
 /**
  * budgetConfigFor is the configuration one rule's policy evaluates: the settings the rule reads, this
@@ -78,7 +80,7 @@ function targetsOrNone(
   threshold?: keyof BudgetConfig,
 ): ProjectTarget[] {
   try {
-    return projectTargets(config, { stackTags: args.stackTags });
+    return runTargets(args, config);
   } catch (e) {
     if (!isConfigError(e)) throw e;
     if (e.field !== "projectId") {
@@ -107,6 +109,28 @@ function unconfigured(
     `The ${rule} policy is not configured for project ${target.projectId}: set ${threshold} ${HOW}, or set this policy's enforcementLevel to "disabled". A budget gate without a threshold would let every deployment through.`,
   );
   return true;
+}
+
+/**
+ * runTargets is {@link projectTargets} once per run for each distinct config, stack tag and
+ * environment: the policies of a run that share their project settings parse them once.
+ */
+function runTargets(args: StackValidationArgs, config: Record<string, unknown>): ProjectTarget[] {
+  const tag = args.stackTags?.get(STACK_TAG);
+  const key = jsonKey("targets", config, tag, process.env["COSTGATE_PROJECT_ID"]);
+  return perRun(key, () => projectTargets(config, { stackTags: args.stackTags }));
+}
+
+/**
+ * runPrices is the run's rate card and its remembered prices for the card a policy's config names, parsed
+ * once per run for each distinct card; undefined when the config names none.
+ */
+function runPrices(rateCard: unknown): { card: RateCard; pricer: Pricer } | undefined {
+  if (!rateCard) return undefined;
+  return perRun(jsonKey("rateCard", rateCard), () => {
+    const card = parseRateCard(rateCard, "rateCard");
+    return { card, pricer: new Pricer(card) };
+  });
 }
 
 /** withDefaults applies the common settings' defaults (the SDK does not fill configSchema defaults). */
@@ -146,9 +170,8 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
     const { product, onError, timeout } = withDefaults(config);
     let cost: ReturnType<typeof priceChange> | undefined;
     try {
-      cost = priced
-        ? priceChange(args.resources, config.rateCard && parseRateCard(config.rateCard, "rateCard"))
-        : undefined;
+      const prices = priced ? runPrices(config.rateCard) : undefined;
+      cost = priced ? priceChange(args.resources, prices?.card, prices?.pricer) : undefined;
     } catch (e) {
       if (!isConfigError(e)) throw e;
       report(`The ${rule.name} policy's rate card is not valid: ${e.message}. Fix it in the policy config.`);
@@ -166,12 +189,14 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
         }
         continue;
       }
-      const before = evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config));
+      // the change judged; the project without it only when a failure's message quotes it
       const extra = cost?.addedPerDay ?? 0;
+      const before = () =>
+        evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config));
       const after =
         extra !== 0
           ? evaluateData(data, target.projectId, data.now, budgetConfigFor(rule, target.config, extra))
-          : before;
+          : before();
       const finding = findingOf(after, rule.name);
       if (finding?.status === "not-judged") {
         // configured but not judged (too little data): not a silent pass
@@ -183,7 +208,7 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
       if (finding?.status !== "fail") continue;
       let message = finding.message;
       if (cost && (extra !== 0 || cost.unpriced.length)) {
-        const was = findingOf(before, rule.name);
+        const was = extra !== 0 ? findingOf(before(), rule.name) : finding;
         message += ` ${describeChange(cost)} Before it: ${was?.message ?? "not judged"}`;
       }
       report(inCurrency(message, target.config["currency"]));
@@ -239,7 +264,7 @@ export const billingAvailable: StackValidationPolicy = {
     const { product, timeout } = withDefaults(config);
     let own: ProjectTarget[] = [];
     try {
-      own = projectTargets(config, { stackTags: args.stackTags });
+      own = runTargets(args, config);
     } catch (e) {
       if (!isConfigError(e)) throw e;
     }

@@ -2,8 +2,7 @@
  * What a `pulumi preview` costs: every step priced from its old and new inputs with the rate card, per
  * month — creates, updates, replacements, deletions, and unchanged resources for the stack's total.
  */
-import { ownValue } from "../own";
-import { INSTANCE, type Price, priceMonthly, VOLUME } from "../pricing/price";
+import { type Price, Pricer } from "../pricing/price";
 import type { RateCard } from "../pricing/rate-card";
 import { type DigestState, type DigestStep, type PreviewDigest, typeOfUrn } from "./digest";
 
@@ -99,68 +98,6 @@ export function foldSteps(steps: readonly DigestStep[]): Change[] {
     out.push({ urn, op: last.op, old: last.oldState, next: last.newState });
   }
   return out;
-}
-
-const LEAF = Symbol("price");
-
-/**
- * Pricer prices resources with one card, remembering each distinct set of price inputs: a preview of
- * thousands of steps repeats a few flavors and sizes, and the decimal arithmetic runs once for each.
- */
-class Pricer {
-  private readonly memo = new Map<string, unknown>();
-  private readonly keysOf = new Map<string, readonly string[]>();
-  constructor(private readonly card: RateCard) {}
-
-  /** The inputs a type's price depends on. */
-  private keys(type: string): readonly string[] {
-    let keys = this.keysOf.get(type);
-    if (!keys) {
-      const custom = ownValue(this.card.types, type);
-      keys = custom
-        ? custom.property === undefined
-          ? []
-          : [custom.property]
-        : type === INSTANCE
-          ? ["flavorName", "flavorId", "powerState"]
-          : type === VOLUME
-            ? ["size", "volumeType"]
-            : [];
-      this.keysOf.set(type, keys);
-    }
-    return keys;
-  }
-
-  /** price looks each input up in `first`, then in `second` (where the first leaves it out). */
-  price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Price {
-    const keys = this.keys(type);
-    const value = (k: string) => (first && Object.hasOwn(first, k) ? first[k] : ownValue(second, k));
-    // a trie of Maps keyed by the inputs' values: no key string built per resource
-    let node = this.memo.get(type) as Map<unknown, unknown> | undefined;
-    if (!node) {
-      node = new Map();
-      this.memo.set(type, node);
-    }
-    for (const k of keys) {
-      const v = value(k);
-      const at = typeof v === "object" && v !== null ? `\u0000${JSON.stringify(v)}` : v;
-      let next = node.get(at) as Map<unknown, unknown> | undefined;
-      if (!next) {
-        next = new Map();
-        node.set(at, next);
-      }
-      node = next;
-    }
-    let p = node.get(LEAF) as Price | undefined;
-    if (!p) {
-      // no prototype: an input named __proto__ (a card's `property`) stays an input
-      const inputs: Record<string, unknown> = Object.create(null);
-      for (const k of keys) inputs[k] = value(k);
-      p = priceMonthly(type, inputs, this.card);
-      node.set(LEAF, p);
-    }
-    return p;
-  }
 }
 
 /**

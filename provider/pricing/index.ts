@@ -3,6 +3,7 @@ export {
   INSTANCE,
   type Price,
   type Priced,
+  Pricer,
   priceMonthly,
   SECRET_TEXT,
   UNKNOWN_TEXT,

@@ -209,3 +209,79 @@ function centsOf(x: Big): number {
 function perDayOf(monthly: Big): Big {
   return monthly.times(12).div(365);
 }
+
+const LEAF = Symbol("price");
+
+/**
+ * memoKey is an input value as a key of the memo's Maps: distinct for every value priceMonthly tells
+ * apart. A Map takes -0 for 0, and an object has no value identity, so both become strings in a space of
+ * their own (starting with NUL), where a string that starts with NUL is moved too.
+ */
+function memoKey(v: unknown): unknown {
+  if (typeof v === "object" && v !== null) return `\u0000o${JSON.stringify(v)}`;
+  if (typeof v === "string" && v.startsWith("\u0000")) return `\u0000s${v}`;
+  if (Object.is(v, -0)) return "\u0000-0";
+  return v;
+}
+
+/**
+ * Pricer prices resources with one card, remembering each distinct set of price inputs: a preview of
+ * thousands of steps (or a stack of thousands of resources) repeats a few flavors and sizes, and the
+ * decimal arithmetic runs once for each. `costgate cost` keeps one per command, the pack one per run
+ * and card. Its prices are {@link priceMonthly}'s (a test holds them equal on arbitrary inputs).
+ */
+export class Pricer {
+  private readonly memo = new Map<string, unknown>();
+  private readonly keysOf = new Map<string, readonly string[]>();
+  constructor(private readonly card: RateCard) {}
+
+  /** The inputs a type's price depends on. */
+  private keys(type: string): readonly string[] {
+    let keys = this.keysOf.get(type);
+    if (!keys) {
+      const custom = ownValue(this.card.types, type);
+      keys = custom
+        ? custom.property === undefined
+          ? []
+          : [custom.property]
+        : type === INSTANCE
+          ? ["flavorName", "flavorId", "powerState"]
+          : type === VOLUME
+            ? ["size", "volumeType"]
+            : [];
+      this.keysOf.set(type, keys);
+    }
+    return keys;
+  }
+
+  /** price looks each input up in `first`, then in `second` (where the first leaves it out). */
+  price(type: string, first: Record<string, unknown> | undefined, second?: Record<string, unknown>): Price {
+    const keys = this.keys(type);
+    const value = (k: string) => (first && Object.hasOwn(first, k) ? first[k] : ownValue(second, k));
+    // a trie of Maps keyed by the inputs' values: no key string built per resource
+    let node = this.memo.get(type) as Map<unknown, unknown> | undefined;
+    if (!node) {
+      node = new Map();
+      this.memo.set(type, node);
+    }
+    for (const k of keys) {
+      const v = value(k);
+      const at = memoKey(v);
+      let next = node.get(at) as Map<unknown, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        node.set(at, next);
+      }
+      node = next;
+    }
+    let p = node.get(LEAF) as Price | undefined;
+    if (!p) {
+      // no prototype: an input named __proto__ (a card's `property`) stays an input
+      const inputs: Record<string, unknown> = Object.create(null);
+      for (const k of keys) inputs[k] = value(k);
+      p = priceMonthly(type, inputs, this.card);
+      node.set(LEAF, p);
+    }
+    return p;
+  }
+}

@@ -13,11 +13,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Emulator, startEmulator } from "../../emulator";
+import { resetRun } from "../../policies/budget/data";
+import { budgetPolicies } from "../../policies/budget/policies";
 import { checkInput } from "../../provider/budget/series";
+import { hasDuplicateKey, parseDataText, parseWithYaml } from "../../provider/data-file";
 import { isConfigError } from "../../provider/errors";
 import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
-import { formatMoney } from "../../provider/money";
+import { formatFixed1, formatMoney, formatNumber } from "../../provider/money";
+import { type Price, Pricer, priceMonthly } from "../../provider/pricing/price";
+import type { RateCard } from "../../provider/pricing/rate-card";
 import { cleanText, stripControls } from "../../provider/text";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
@@ -102,6 +107,48 @@ describe("what a command loads at start", () => {
     const r = await loads(["--version"]);
     expect(r.code).toBe(0);
     expect(r.files.map((f) => f.replace(/.*\//, "")).sort()).toEqual(["costgate", "package.json"]);
+  });
+
+  it("check with a JSON config loads no YAML parser and builds no Intl formatter; a key given twice is still refused where it stands", async () => {
+    const config = join(dir, "check.json");
+    writeFileSync(config, JSON.stringify({ projectId: 4242, minBalance: 1 }));
+    const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+    const r = await loads(["check", "--config", config, "--json"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(inPackage(r.files, "yaml")).toEqual([]);
+    // its messages' days and factors are written without Intl (formatFixed1, formatNumber)
+    expect(r.formatters).toBe(0);
+    writeFileSync(config, '{"projectId": 4242,\n "minBalance": 1,\n "minBalance": 2}');
+    const twice = await loads(["check", "--config", config], env);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/check\.json:3:\d+:? is not valid JSON \(a key given twice\)/);
+  });
+
+  it("cost --preview without a project loads neither the billing client, the rules nor a YAML parser", async () => {
+    const preview = join(dir, "preview.json");
+    const card = join(dir, "card.json");
+    writeFileSync(
+      preview,
+      JSON.stringify({
+        steps: [
+          {
+            op: "create",
+            urn: "urn:pulumi:dev::app::openstack:compute/instance:Instance::vm",
+            newState: { type: "openstack:compute/instance:Instance", inputs: { flavorName: "m1.small" } },
+          },
+        ],
+      }),
+    );
+    writeFileSync(card, JSON.stringify({ flavors: { "m1.small": 0.5 } }));
+    const r = await loads(["cost", "--preview", preview, "--rate-card", card, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).totals.monthlyDelta).toBe(365);
+    const ours = r.files.map((f) => f.replace(/.*\/dist\//, ""));
+    expect(
+      ours.filter((f) => /provider\/(check|billing\/client|budget\/(engine|model))\.js$/.test(f)),
+    ).toEqual([]);
+    expect(inPackage(r.files, "yaml")).toEqual([]);
+    expect(inPackage(r.files, "p-limit")).toEqual([]);
   });
 
   it("--help sends nothing and loads neither undici nor zod", async () => {
@@ -261,6 +308,60 @@ describe("the fast paths of rendering agree with the slow ones", () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
+  it("formatNumber and formatFixed1 write what Intl writes, for any double and 0 to 8 decimals", () => {
+    const started = performance.now();
+    const reference = (v: number, d: number, fixed: boolean) =>
+      new Intl.NumberFormat("en-US", {
+        minimumFractionDigits: fixed ? d : 0,
+        maximumFractionDigits: d,
+      }).format(v);
+    const edges = [
+      0,
+      -0,
+      0.05,
+      0.15,
+      -0.04,
+      -0.05,
+      2.5,
+      9.95,
+      1.005,
+      999.95,
+      1e15 - 0.5,
+      1e15,
+      1e21,
+      5e-324,
+      -5e-324,
+      5e-7,
+      9.9e-7,
+      -5e-7,
+      4.9e-6,
+      5e-6,
+    ];
+    for (const v of [...edges, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(formatFixed1(v), String(v)).toBe(reference(v, 1, true));
+      for (const d of [0, 1, 2, 6, 7]) expect(formatNumber(v, d), `${v} ${d}`).toBe(reference(v, d, false));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(10 ** 16), max: 10 ** 16 }).map((c) => c / 1000),
+          fc.integer({ min: -(10 ** 6), max: 10 ** 6 }).map((c) => c / 20),
+          fc.double({ noNaN: false }),
+          fc.double({ min: -1e16, max: 1e16 }),
+          fc.double({ min: -1, max: 1 }),
+        ),
+        fc.integer({ min: 0, max: 8 }),
+        (v, d) => {
+          expect(formatFixed1(v), String(v)).toBe(reference(v, 1, true));
+          expect(formatNumber(v, d), `${v} ${d}`).toBe(reference(v, d, false));
+          expect(formatNumber(v), String(v)).toBe(reference(v, 2, false));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it("cleanText without secrets is stripControls, whatever the text holds", () => {
     const chars = fc.constantFrom(
       "a",
@@ -415,5 +516,300 @@ server.listen(0, "127.0.0.1", async () => {
     };
     expect(out.before).toEqual([]);
     expect(out.body).toBe("HTTP/2.0");
+  });
+});
+
+const INSTANCE_T = "openstack:compute/instance:Instance";
+const VOLUME_T = "openstack:blockstorage/volume:Volume";
+const FIP_T = "openstack:networking/floatingIp:FloatingIp";
+const CUSTOM_T = "acme:db/cluster:Cluster";
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** Input values a preview or a stack holds: repeated on purpose (the memo's hits), and the keys it must not confuse. */
+const priceValue = fc.constantFrom(
+  undefined,
+  null,
+  "",
+  "m1.small",
+  "m1.large",
+  "gone",
+  "[secret]",
+  UNKNOWN,
+  "ssd",
+  "hdd",
+  "shelved_offloaded",
+  "__proto__",
+  "\u0000-0", // the memo's own key space: a string must not meet the -0 or an object's key
+  '\u0000o{"a":1}',
+  0,
+  -0,
+  1,
+  "1",
+  10,
+  1e9,
+  1e10,
+  -5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  0.1,
+  { a: 1 },
+  [1],
+  true,
+);
+const pricePart = fc.option(fc.constantFrom(0, 0.1, 0.25, 3.6, 1e6, 0.07), { nil: undefined });
+const rateCard: fc.Arbitrary<RateCard> = fc
+  .record({
+    small: pricePart,
+    large: fc.option(fc.oneof(pricePart, fc.record({ month: fc.constantFrom(10, 99.99) })), {
+      nil: undefined,
+    }),
+    volumeGbMonth: pricePart,
+    ssd: pricePart,
+    floatingIpHour: pricePart,
+    floatingIpMonth: pricePart,
+    shelved: pricePart,
+    custom: fc.option(
+      fc.oneof(
+        fc.record({ month: fc.constantFrom(0, 120) }),
+        fc.record({
+          property: fc.constantFrom("nodes", "size", "__proto__"),
+          perUnitMonth: fc.constantFrom(5, 0.5),
+        }),
+        fc.record({ property: fc.constantFrom("nodes"), perUnitHour: fc.constantFrom(0.02) }),
+      ),
+      { nil: undefined },
+    ),
+  })
+  .map((c) => {
+    const card: Record<string, unknown> = {};
+    const flavors: Record<string, unknown> = {};
+    if (c.small !== undefined) flavors["m1.small"] = c.small;
+    if (c.large !== undefined) flavors["m1.large"] = c.large;
+    if (Object.keys(flavors).length) card["flavors"] = flavors;
+    if (c.volumeGbMonth !== undefined) card["volumeGbMonth"] = c.volumeGbMonth;
+    if (c.ssd !== undefined) card["volumeTypes"] = { ssd: c.ssd };
+    if (c.floatingIpHour !== undefined) card["floatingIpHour"] = c.floatingIpHour;
+    if (c.floatingIpMonth !== undefined) card["floatingIpMonth"] = c.floatingIpMonth;
+    if (c.shelved !== undefined) card["powerStates"] = { shelved_offloaded: c.shelved };
+    if (c.custom !== undefined) card["types"] = { [CUSTOM_T]: c.custom };
+    return card as RateCard;
+  });
+const pricedResource = fc.record({
+  type: fc.constantFrom(INSTANCE_T, VOLUME_T, FIP_T, CUSTOM_T, "openstack:networking/port:Port"),
+  inputs: fc.dictionary(
+    fc.constantFrom(
+      "flavorName",
+      "flavorId",
+      "powerState",
+      "size",
+      "volumeType",
+      "nodes",
+      "__proto__",
+      "name",
+    ),
+    priceValue,
+  ),
+});
+
+describe("the pricing memo (one Pricer per command, or per run and card in the pack) prices as priceMonthly", () => {
+  it("gives every resource of a stack the price priceMonthly gives it alone, whatever repeats", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(rateCard, fc.array(pricedResource, { maxLength: 40 }), (card, resources) => {
+        const pricer = new Pricer(card);
+        // twice over: the second pass is all memo hits
+        for (const r of [...resources, ...resources]) {
+          // JSON.parse makes "__proto__" an own key, as a parsed preview or config would
+          const inputs = JSON.parse(JSON.stringify(r.inputs)) as Record<string, unknown>;
+          for (const [k, v] of Object.entries(r.inputs)) if (typeof v === "number") inputs[k] = v; // NaN, -0, ∞
+          const want: Price = priceMonthly(r.type, inputs, card);
+          expect(pricer.price(r.type, inputs), JSON.stringify({ card, r })).toEqual(want);
+        }
+      }),
+      RUNS,
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("the pack's per-run memo (rate card, prices, targets parsed once a run) changes no policy's verdict", () => {
+  type Stack = import("@pulumi/policy").StackValidationPolicy;
+  beforeAll(() => {
+    process.env["COSTGATE_BILLING_URL"] = emu.billingUrl;
+    process.env["COSTGATE_BILLING_TOKEN"] = emu.seed.billing.token;
+  });
+  afterAll(() => {
+    delete process.env["COSTGATE_BILLING_URL"];
+    delete process.env["COSTGATE_BILLING_TOKEN"];
+  });
+  const rules = budgetPolicies.filter((p) => p.name !== "billing-available") as Stack[];
+  /** A planned resource as the SDK hands it: computed outputs absent while it is being created. */
+  const planned = (i: number, type: string, props: Record<string, unknown>) => ({
+    type,
+    name: `r${i}`,
+    urn: `urn:pulumi:dev::app::${type}::r${i}`,
+    props,
+  });
+  const cards = [
+    { flavors: { "m1.small": 0.9, "m1.large": 3.6 }, volumeGbMonth: 8.5, floatingIpHour: 0.25 },
+    { flavors: { "m1.small": 1e6 } },
+    { flavors: { "m1.small": -1 } }, // refused: each policy names it
+    undefined,
+  ];
+  const policyConfig = fc.record({
+    projectId: fc.constantFrom(4242, 987_654_321, undefined),
+    rateCard: fc.constantFrom(...cards),
+    minBalance: fc.constantFrom(1, 1e9, undefined),
+    monthlyBudget: fc.constantFrom(1, 1e9, undefined),
+    minRunwayDays: fc.constantFrom(1, 400, undefined),
+    spikeFactor: fc.constantFrom(1.01, 100, undefined),
+  });
+  const stack = fc.array(
+    fc.record({
+      type: fc.constantFrom(INSTANCE_T, VOLUME_T, FIP_T),
+      flavorName: fc.constantFrom("m1.small", "m1.large", "m9.none"),
+      size: fc.constantFrom(10, 20, 500),
+      exists: fc.boolean(),
+    }),
+    { maxLength: 12 },
+  );
+
+  async function run(policy: Stack, resources: unknown[], config: Record<string, unknown>, env: string[]) {
+    const out: string[] = [];
+    await policy.validateStack(
+      // a new config object per call, as the SDK's getConfig builds it
+      { resources, getConfig: () => structuredClone(config), notApplicable: () => undefined } as never,
+      (m) => out.push(m),
+    );
+    env.push(...out);
+    return out;
+  }
+
+  it("a run of the whole pack reports per policy what each policy reports in a run of its own", async () => {
+    const started = performance.now();
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(policyConfig, { minLength: rules.length, maxLength: rules.length }),
+        stack,
+        async (configs, gen) => {
+          const resources = gen.map((g, i) =>
+            planned(
+              i,
+              g.type,
+              g.exists
+                ? {
+                    flavorName: g.flavorName,
+                    size: g.size,
+                    accessIpV4: "10.0.0.1",
+                    attachments: [],
+                    address: "203.0.113.9",
+                  }
+                : { flavorName: g.flavorName, size: g.size },
+            ),
+          );
+          const clean = (c: Record<string, unknown>) =>
+            Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+          // fast: one run, the policies in the pack's order, memo shared
+          resetRun();
+          const together: string[][] = [];
+          for (const [i, p] of rules.entries())
+            together.push(await run(p, resources, clean(configs[i]!), []));
+          for (const m of together.flat()) seen.add(m.split(" ").slice(0, 4).join(" "));
+          // slow: each policy in a run of its own, nothing remembered. The emulator's spend of today
+          // grows as the clock runs, so amounts read from billing are masked; what the change adds (the
+          // rate card's part) is compared whole.
+          const same = (m: string) => {
+            const [judged, change = ""] = m.split(/(?= This change adds )/);
+            return `${judged!.replace(/\d[\d,.]*/g, "#")}${change.replace(/ Before it: .*/, "")}`;
+          };
+          for (const [i, p] of rules.entries()) {
+            resetRun();
+            const alone = await run(p, resources, clean(configs[i]!), []);
+            expect(alone.map(same), `${p.name} ${JSON.stringify(configs[i])}`).toEqual(
+              together[i]!.map(same),
+            );
+          }
+        },
+      ),
+      { numRuns: Math.min(RUNS.numRuns, 40) },
+    );
+    expect(performance.now() - started).toBeLessThan(60_000);
+    // the runs judged real data: a change priced, a threshold failed, a rate card refused, billing refused
+    const kinds = [...seen].join("\n");
+    for (const want of [/^Project 4242/m, /^Project 987654321 could/m, /^The [a-z-]+ policy's rate/m])
+      expect(kinds).toMatch(want);
+  }, 90_000);
+
+  it("two policies of one run with different rate cards each price with their own", async () => {
+    const resources = [planned(1, INSTANCE_T, { flavorName: "m1.small" })];
+    const [monthly, runway] = [
+      rules.find((p) => p.name === "monthly-budget")!,
+      rules.find((p) => p.name === "min-runway-days")!,
+    ];
+    resetRun();
+    const a = await run(monthly, resources, { projectId: 4242, monthlyBudget: 1, rateCard: cards[0] }, []);
+    const b = await run(runway, resources, { projectId: 4242, minRunwayDays: 400, rateCard: cards[1] }, []);
+    expect(a.join()).toMatch(/adds 21\.60\/day/);
+    expect(b.join()).toMatch(/adds 24,000,000\.00\/day/);
+  });
+});
+
+describe("a .json data file is read without YAML, as the YAML path reads it", () => {
+  /** JSON text with keys that may repeat (as is or escaped), nested, spaced as a person writes it. */
+  const key = fc.constantFrom("a", "b", "projectId", "__proto__", "\\u0061", 'a\\"', "", "{", "[,]");
+  const leaf = fc.oneof(
+    fc.constantFrom("1", "-2.5e3", "true", "null", '"x"', '"}\\\\"', '"{\\"a\\":1}"'),
+    fc.json({ maxDepth: 1 }),
+  );
+  const text: fc.Arbitrary<string> = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, tie("object"), tie("array")),
+    object: fc
+      .array(fc.tuple(key, tie("value") as fc.Arbitrary<string>), { maxLength: 5 })
+      .map((es) => `{${es.map(([k, v]) => `"${k}" : ${v}`).join(",\n ")}}`),
+    array: fc
+      .array(tie("value") as fc.Arbitrary<string>, { maxLength: 4 })
+      .map((vs) => `[ ${vs.join(", ")} ]`),
+  })).object as fc.Arbitrary<string>;
+  const outcome = (read: () => { value: unknown; lineOf(p: readonly PropertyKey[]): number | undefined }) => {
+    try {
+      const doc = read();
+      return {
+        value: doc.value,
+        lines: [[], ["a"], ["a", 0], ["projectId"], ["b", "a"]].map((p) => doc.lineOf(p)),
+      };
+    } catch (e) {
+      return { error: String(e) };
+    }
+  };
+  it("gives the same value, the same refusal and the same lines, on any text", () => {
+    const started = performance.now();
+    let twice = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          text,
+          fc.string({ maxLength: 30 }),
+          text.map((t) => t.slice(0, -1)),
+        ),
+        (t) => {
+          const slow = outcome(() => parseWithYaml(t, "f.json"));
+          if ("error" in slow && /twice/.test(slow.error)) twice++;
+          expect(
+            outcome(() => parseDataText(t, "f.json")),
+            t,
+          ).toEqual(slow);
+          let parsed = true;
+          try {
+            JSON.parse(t);
+          } catch {
+            parsed = false;
+          }
+          if (parsed) expect(hasDuplicateKey(t), t).toBe("error" in slow);
+        },
+      ),
+      RUNS,
+    );
+    expect(twice).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
