@@ -5,16 +5,25 @@
  * `schema/costgate-config.schema.json`. Environment fills what the file leaves out
  * (`COSTGATE_PROJECT_ID`, `COSTGATE_PRODUCT`); it never overrides what the file says.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { type DataDocument, type DataFileLimit, readDataDocument } from "../data-file";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
-import { currencySchema, type RateCard, rateCardSchema } from "../pricing/rate-card";
+import {
+  currencySchema,
+  isCurrency,
+  type RateCard,
+  rateCardSchema,
+  rateCardSurelyValid,
+} from "../pricing/rate-card";
+import { zod } from "../zod";
 import {
   type BudgetConfig,
   budgetConfigSchema,
+  budgetSettingsSurelyValid,
   configuredGates,
   describedProperties,
+  plainObject,
   zodToConfigError,
 } from "./config";
 import { RULE_INFO } from "./rule-info";
@@ -55,7 +64,7 @@ export interface CostgateConfig extends BudgetConfig {
 }
 
 const projectId = () =>
-  z
+  zod()
     .number({ error: "must be a project id (a whole number)" })
     .int("must be a whole number")
     .positive("must be 1 or more")
@@ -68,6 +77,7 @@ const projectId = () =>
  * @internal
  */
 export function costgateConfigSchema(form: "list" | "file" = "list") {
+  const z = zod();
   const budget = budgetConfigSchema();
   // what callers write: no defaults filled in here (they are filled when each project is evaluated)
   const thresholds = z.object(
@@ -127,7 +137,7 @@ const FILE_WORDS: Record<string, string> = {
 export function costgateConfigJsonSchema(
   target: "draft-2020-12" | "draft-7" = "draft-2020-12",
 ): Record<string, unknown> {
-  const schema = z.toJSONSchema(costgateConfigSchema("file"), {
+  const schema = zod().toJSONSchema(costgateConfigSchema("file"), {
     io: "input",
     unrepresentable: "any",
     target,
@@ -245,6 +255,43 @@ function projectsAsList(
   return { list, keys };
 }
 
+const isProjectId = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 1;
+const isProjectsKey = (k: string) => k === "projectId";
+
+/** FILE_SURELY_VALID: what the file's schema surely accepts, per field other than the thresholds. */
+const FILE_SURELY_VALID: Readonly<Record<string, (v: unknown) => boolean>> = {
+  $schema: (v) => typeof v === "string",
+  projectId: isProjectId,
+  projects: (v) => {
+    if (!Array.isArray(v) || v.length === 0) return false;
+    // by index, not every(): a hole of a sparse array is an undefined item, which the schema refuses
+    for (let i = 0; i < v.length; i++) {
+      const p: unknown = v[i];
+      if (!plainObject(p) || !isProjectId(p["projectId"]) || !budgetSettingsSurelyValid(p, isProjectsKey))
+        return false;
+    }
+    return true;
+  },
+  product: (v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)),
+  rateCard: rateCardSurelyValid,
+  currency: isCurrency,
+};
+const isFileKey = (k: string) => Object.hasOwn(FILE_SURELY_VALID, k);
+
+/**
+ * configSurelyValid tells a configuration (its projects as the list) the file's schema surely accepts: a
+ * subset of it, held side by side with it in test/hostile/perf.test.ts. Such a file is read without zod.
+ * @internal
+ */
+export function configSurelyValid(v: unknown): boolean {
+  if (!plainObject(v) || (v["projectId"] !== undefined && v["projects"] !== undefined)) return false;
+  for (const k of Object.keys(v)) {
+    const ok = FILE_SURELY_VALID[k];
+    if (ok && v[k] !== undefined && !ok(v[k])) return false;
+  }
+  return budgetSettingsSurelyValid(v, isFileKey);
+}
+
 /**
  * parseCostgateConfig validates a configuration object; `source` names it in errors, with the line when
  * the object was read from a file (`costgate.yaml:4: projects[0].minBalance: must be 0 or more; got -5`).
@@ -269,6 +316,8 @@ export function parseCostgateConfig(
     input = { ...(value as object), projects: list };
     mapKeys = keys;
   }
+  // surely valid: no zod; it is loaded only to name what is wrong
+  if (configSurelyValid(input)) return input as CostgateConfig;
   const parsed = costgateConfigSchema().safeParse(input);
   if (parsed.success) return input as CostgateConfig;
   const issue = parsed.error.issues[0];
@@ -308,7 +357,7 @@ export function parseCostgateConfig(
   } else if (issue.path[0] === "levels" && issue.path.length === 2) {
     message = "expected mandatory, advisory or disabled";
   } else {
-    const e = zodToConfigError(new z.ZodError([issue]), source);
+    const e = zodToConfigError(new (zod().ZodError)([issue]), source);
     message = e.message.slice(e.field.length + 2);
     if (isZodWording(message)) message = "is not valid here; see schema/costgate-config.schema.json";
   }

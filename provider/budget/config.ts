@@ -3,11 +3,12 @@
  * rule runs. The schema is built inside a function (a module-level zod v4 schema breaks Pulumi's closure
  * serialization; see PULUMI-NOTES.md).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { MAX_AMOUNT } from "../billing/money";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { perProcess } from "../once";
+import { zod } from "../zod";
 import { RULE_INFO } from "./rule-info";
 import type { Level, RuleName } from "./types";
 
@@ -105,7 +106,7 @@ export function amountProblem(n: number, decimals = 2): string | undefined {
   return undefined;
 }
 
-const finite = () => z.number({ error: "must be a finite number" });
+const finite = () => zod().number({ error: "must be a finite number" });
 const atLeast = (min: number) => finite().min(min, `must be ${min} or more`);
 const amount = () =>
   atLeast(0)
@@ -131,6 +132,7 @@ const wholeDays = (min: number, max: number) =>
  * @internal
  */
 function buildBudgetConfigSchema() {
+  const z = zod();
   const level = z.enum(["mandatory", "advisory", "disabled"], {
     error: "must be one of mandatory, advisory, disabled",
   });
@@ -298,7 +300,7 @@ export function describedProperties(properties: Record<string, unknown>): Record
  * Object.keys(schema.properties); // ["minBalance", "includeBonuses", ...]
  */
 export function budgetConfigJsonSchema(): { [key: string]: unknown; properties: Record<string, unknown> } {
-  const schema = z.toJSONSchema(budgetConfigSchema(), { io: "input" }) as {
+  const schema = zod().toJSONSchema(budgetConfigSchema(), { io: "input" }) as {
     properties?: Record<string, unknown>;
   };
   return { ...schema, properties: describedProperties(schema.properties ?? {}) };
@@ -344,6 +346,87 @@ function ownWords(issue: z.core.$ZodIssue): string {
   return "is not valid here; see the schema (schema/costgate-config.schema.json)";
 }
 
+/** BUDGET_KEYS are the settings of {@link BudgetConfig}, in the schema's order (a test holds them equal). @internal */
+export const BUDGET_KEYS = Object.keys(SETTING_WORDS) as readonly (keyof BudgetConfig)[];
+
+/** plainObject: an object of own string keys (no array, no class, no symbol key), as JSON and YAML give. @internal */
+export function plainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return (proto === Object.prototype || proto === null) && Object.getOwnPropertySymbols(v).length === 0;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const between = (min: number, max: number) => (v: unknown) => isNumber(v) && v >= min && v <= max;
+const wholeBetween = (min: number, max: number) => (v: unknown) =>
+  Number.isInteger(v) && between(min, max)(v);
+const isAmount = (v: unknown) => isNumber(v) && v >= 0 && amountProblem(v) === undefined;
+const isBoolean = (v: unknown) => typeof v === "boolean";
+const oneOf =
+  (...words: string[]) =>
+  (v: unknown) =>
+    typeof v === "string" && words.includes(v);
+const isLevel = oneOf("mandatory", "advisory", "disabled");
+
+/**
+ * SURELY_VALID says, per setting, what the budget schema surely accepts (a subset of it; test/hostile/perf.test.ts
+ * holds the two side by side): a configuration all of whose settings pass is read without zod (~60 ms to
+ * load); anything else goes to the schema, which refuses it naming the field, or lets it through.
+ */
+const SURELY_VALID: Readonly<Record<keyof BudgetConfig, (v: unknown) => boolean>> = {
+  minBalance: isAmount,
+  includeBonuses: isBoolean,
+  monthlyBudget: isAmount,
+  forecast: isBoolean,
+  minRunwayDays: between(0, MAX_RUNWAY_DAYS),
+  spikeFactor: between(1, MAX_SPIKE_FACTOR),
+  spikeWindowDays: wholeBetween(3, 366),
+  trailingDays: wholeBetween(1, 366),
+  extraDailyCost: between(-MAX_AMOUNT, MAX_AMOUNT),
+  quantile: oneOf("p50", "p80", "p90"),
+  forecastMethod: oneOf("model", "trailing-mean"),
+  levels: (v) =>
+    plainObject(v) &&
+    Object.keys(v).every((r) => Object.hasOwn(RULE_INFO, r) && r !== "__proto__" && isLevel(v[r])),
+};
+
+/**
+ * budgetSettingsSurelyValid tells whether each own key of `o` not in `others` is a budget setting whose
+ * value the schema surely accepts or is undefined (absent, to the schema). @internal
+ */
+export function budgetSettingsSurelyValid(
+  o: Record<string, unknown>,
+  others: (key: string) => boolean,
+): boolean {
+  for (const k of Object.keys(o)) {
+    if (others(k)) continue;
+    if (!Object.hasOwn(SURELY_VALID, k)) return false;
+    // undefined is an absent setting to the schema (its default applies)
+    if (o[k] !== undefined && !SURELY_VALID[k as keyof BudgetConfig](o[k])) return false;
+  }
+  return true;
+}
+
+const none = () => false;
+
+/** withDefaults fills in the defaults of a surely-valid configuration, as the schema does. */
+function withDefaults(c: Record<string, unknown>): ResolvedBudgetConfig {
+  const levels = { ...DEFAULT_LEVELS, ...(c["levels"] as object | undefined) };
+  const out: Record<string, unknown> = {
+    includeBonuses: false,
+    forecast: true,
+    spikeFactor: DEFAULT_SPIKE_FACTOR,
+    spikeWindowDays: DEFAULT_SPIKE_WINDOW_DAYS,
+    trailingDays: DEFAULT_TRAILING_DAYS,
+    extraDailyCost: 0,
+    quantile: DEFAULT_QUANTILE,
+    forecastMethod: "model",
+  };
+  for (const k of BUDGET_KEYS) if (c[k] !== undefined && k !== "levels") out[k] = c[k];
+  out["levels"] = levels;
+  return out as unknown as ResolvedBudgetConfig;
+}
+
 /**
  * parseBudgetConfig validates a configuration and fills in defaults. It throws a {@link ConfigError}
  * whose `field` names the first bad field: `minBalance: must be 0 or more`.
@@ -352,6 +435,8 @@ function ownWords(issue: z.core.$ZodIssue): string {
  * parseBudgetConfig({ minRunwayDays: 14, levels: { "daily-spike": "disabled" } }).trailingDays; // 7
  */
 export function parseBudgetConfig(config: BudgetConfig | undefined = {}): ResolvedBudgetConfig {
+  // surely valid: no zod; it is loaded only to name what is wrong (or to fill what this leaves to it)
+  if (plainObject(config) && budgetSettingsSurelyValid(config, none)) return withDefaults(config);
   const parsed = perProcess(buildBudgetConfigSchema).safeParse(config);
   if (!parsed.success) throw zodToConfigError(parsed.error, "config");
   return parsed.data;

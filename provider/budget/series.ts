@@ -5,9 +5,9 @@
  */
 import Big = require("big.js");
 
-import { z } from "zod";
 import { dayNumber, utcDay } from "../calendar";
 import { perProcess } from "../once";
+import { zod } from "../zod";
 import { zodToConfigError } from "./config";
 import type { BudgetInput, DailyCharge } from "./types";
 
@@ -25,6 +25,7 @@ export interface Series {
 }
 
 function buildInputSchema() {
+  const z = zod();
   const finite = () => z.number({ error: "must be a finite number" });
   const charge = z.object({
     day: z

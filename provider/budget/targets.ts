@@ -14,7 +14,7 @@
  */
 import { type ProductId, parseProduct } from "../billing/products";
 import { parseProjectIds } from "../billing/project-id";
-import { type BudgetConfig, budgetConfigSchema } from "./config";
+import { BUDGET_KEYS, type BudgetConfig } from "./config";
 import type { Level, RuleName } from "./types";
 
 /**
@@ -107,13 +107,10 @@ export function resolveProduct(input: TargetsInput = {}): ProductId {
   return 1;
 }
 
-let budgetKeys: (keyof BudgetConfig)[] | undefined;
-
 /** budgetPart is the thresholds of a configuration or of one of its projects (the other fields left out). */
 export function budgetPart(o: BudgetConfig): BudgetConfig {
   const out: Record<string, unknown> = {};
-  budgetKeys ??= Object.keys(budgetConfigSchema().shape) as (keyof BudgetConfig)[];
-  for (const k of budgetKeys) if (o[k] !== undefined) out[k] = o[k];
+  for (const k of BUDGET_KEYS) if (o[k] !== undefined) out[k] = o[k];
   return out as BudgetConfig;
 }
 

@@ -2,11 +2,12 @@
  * The rate card: what each priced resource costs, per hour or per month, in the billing currency. One file
  * (JSON or YAML) shared by `costgate cost`, the policy pack's `rateCard` and the config file's `rateCard`.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { type DataFileLimit, readDataDocument } from "../data-file";
 import { ConfigError, isZodWording } from "../errors";
 import type { Assert, Exact } from "../exact";
 import { perProcess } from "../once";
+import { zod } from "../zod";
 
 /** Hours in a month: 730, the convention of Infracost and the clouds' price lists (8,760 / 12). */
 export const HOURS_PER_MONTH = 730;
@@ -66,13 +67,14 @@ export interface RateCard {
 }
 
 const price = () =>
-  z
+  zod()
     .number({ error: "must be a price (a number of 0 or more)" })
     .finite("must be a finite number")
     .nonnegative("must be 0 or more");
 
-const periodic = () =>
-  z.union(
+const periodic = () => {
+  const z = zod();
+  return z.union(
     [
       price(),
       z
@@ -82,10 +84,11 @@ const periodic = () =>
     ],
     { error: "must be a price per hour, or { hour } or { month }" },
   );
+};
 
 /** A currency code or sign (`EUR`, `₽`): the rate card's and the config file's. @internal */
 export function currencySchema() {
-  return z
+  return zod()
     .string({ error: "must be a currency code or sign, e.g. EUR" })
     .trim()
     .min(1, "is empty; e.g. EUR")
@@ -94,6 +97,7 @@ export function currencySchema() {
 
 /** @internal */
 function buildRateCardSchema() {
+  const z = zod();
   return z
     .object({
       $schema: z.string().optional(),
@@ -145,6 +149,72 @@ export function rateCardSchema() {
   return perProcess(buildRateCardSchema);
 }
 
+const isPrice = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const isShare = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
+const TYPE_PRICE_KEYS = new Set(["hour", "month", "property", "perUnitHour", "perUnitMonth"]);
+
+/** plain: an object of own string keys (no array, no class, no symbol key), as JSON and YAML give. */
+function plain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return (proto === Object.prototype || proto === null) && Object.getOwnPropertySymbols(v).length === 0;
+}
+
+/** every value of a plain object passes `ok`, none is undefined, and no key is `__proto__`. */
+function allOf(v: unknown, ok: (item: unknown) => boolean): boolean {
+  if (!plain(v)) return false;
+  for (const k of Object.keys(v)) if (k === "__proto__" || !ok(v[k])) return false;
+  return true;
+}
+
+/** exactly one of `keys` is a price, and nothing else is there. */
+function onePrice(v: unknown, keys: readonly string[]): v is Record<string, unknown> {
+  if (!plain(v)) return false;
+  const own = Object.keys(v);
+  return own.length === 1 && keys.includes(own[0] as string) && isPrice(v[own[0] as string]);
+}
+
+function isTypePrice(v: unknown): boolean {
+  if (!plain(v)) return false;
+  const own = Object.keys(v);
+  if (!own.every((k) => TYPE_PRICE_KEYS.has(k))) return false;
+  const prices = own.filter((k) => k !== "property");
+  if (prices.length !== 1 || !isPrice(v[prices[0] as string])) return false;
+  const perUnit = prices[0] === "perUnitHour" || prices[0] === "perUnitMonth";
+  const property = v["property"];
+  return perUnit ? typeof property === "string" && property.length > 0 : !own.includes("property");
+}
+
+/** isCurrency: what the currency schema accepts unchanged (its trim would change it otherwise). @internal */
+export function isCurrency(v: unknown): boolean {
+  return typeof v === "string" && v.length >= 1 && v.length <= 8 && v.trim() === v;
+}
+
+/**
+ * CARD_SURELY_VALID says, per field, what the rate card schema surely accepts, unchanged (a subset of it;
+ * test/hostile/perf.test.ts holds the two side by side). A card all of whose fields pass is read without
+ * zod (~60 ms to load); anything else goes to the schema, which names the bad field or lets it through.
+ */
+const CARD_SURELY_VALID: Readonly<Record<keyof RateCard, (v: unknown) => boolean>> = {
+  $schema: (v) => typeof v === "string",
+  currency: isCurrency,
+  flavors: (v) => allOf(v, (p) => isPrice(p) || onePrice(p, ["hour", "month"])),
+  powerStates: (v) => allOf(v, isShare),
+  volumeGbMonth: isPrice,
+  volumeTypes: (v) => allOf(v, isPrice),
+  floatingIpHour: isPrice,
+  floatingIpMonth: isPrice,
+  types: (v) => allOf(v, isTypePrice),
+};
+
+/** rateCardSurelyValid tells a card the schema surely accepts as it is. @internal */
+export function rateCardSurelyValid(v: unknown): v is RateCard {
+  if (!plain(v)) return false;
+  for (const k of Object.keys(v))
+    if (!Object.hasOwn(CARD_SURELY_VALID, k) || !CARD_SURELY_VALID[k as keyof RateCard](v[k])) return false;
+  return true;
+}
+
 type _SameCard = Assert<Exact<RateCard, z.input<ReturnType<typeof rateCardSchema>>>>;
 
 /**
@@ -164,6 +234,7 @@ export function parseRateCard(
         throw new ConfigError(`${field}.${key}`, `"__proto__" cannot name a price; remove it or rename it`);
     }
   }
+  if (rateCardSurelyValid(value)) return value;
   const r = rateCardSchema().safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -185,7 +256,10 @@ export function parseRateCard(
 
 /** rateCardJsonSchema is the JSON Schema of a rate card file (shipped as `costgate/rate-card.schema.json`). */
 export function rateCardJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(rateCardSchema(), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return zod().toJSONSchema(rateCardSchema(), { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** readRateCard reads and checks a rate card file (JSON or YAML); errors name the file and the field. */

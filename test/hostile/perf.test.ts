@@ -15,6 +15,18 @@ import { z } from "zod";
 import { type Emulator, startEmulator } from "../../emulator";
 import { resetRun } from "../../policies/budget/data";
 import { budgetPolicies } from "../../policies/budget/policies";
+import {
+  BUDGET_KEYS,
+  budgetConfigSchema,
+  budgetSettingsSurelyValid,
+  parseBudgetConfig,
+  plainObject,
+} from "../../provider/budget/config";
+import {
+  configSurelyValid,
+  costgateConfigSchema,
+  parseCostgateConfig,
+} from "../../provider/budget/config-file";
 import { checkInput } from "../../provider/budget/series";
 import { hasDuplicateKey, parseDataText, parseWithYaml } from "../../provider/data-file";
 import { isConfigError } from "../../provider/errors";
@@ -22,7 +34,12 @@ import { HTTP2_CONSTANTS, lazyHttp2 } from "../../provider/http/dispatcher";
 import { METHOD_FIELDS, validateAuth } from "../../provider/identity/auth";
 import { formatFixed1, formatMoney, formatNumber } from "../../provider/money";
 import { type Price, Pricer, priceMonthly } from "../../provider/pricing/price";
-import type { RateCard } from "../../provider/pricing/rate-card";
+import {
+  parseRateCard,
+  type RateCard,
+  rateCardSchema,
+  rateCardSurelyValid,
+} from "../../provider/pricing/rate-card";
 import { cleanText, stripControls } from "../../provider/text";
 
 const BIN = resolve(__dirname, "../../bin/costgate");
@@ -116,6 +133,8 @@ describe("what a command loads at start", () => {
     const r = await loads(["check", "--config", config, "--json"], env);
     expect(r.code, r.stderr).toBe(0);
     expect(inPackage(r.files, "yaml")).toEqual([]);
+    // a surely-valid file is read by hand: zod (~60 ms) only names what is wrong
+    expect(inPackage(r.files, "zod")).toEqual([]);
     // its messages' days and factors are written without Intl (formatFixed1, formatNumber)
     expect(r.formatters).toBe(0);
     writeFileSync(config, '{"projectId": 4242,\n "minBalance": 1,\n "minBalance": 2}');
@@ -149,6 +168,65 @@ describe("what a command loads at start", () => {
     ).toEqual([]);
     expect(inPackage(r.files, "yaml")).toEqual([]);
     expect(inPackage(r.files, "p-limit")).toEqual([]);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+  });
+
+  it("check and cost --preview with every setting load no zod; a bad file is refused in zod's words, as before", async () => {
+    const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+    const card = {
+      currency: "EUR",
+      flavors: { "m1.small": 0.5, "m1.large": { month: 87.6 } },
+      powerStates: { shelved: 0.25 },
+      volumeGbMonth: 0.1,
+      volumeTypes: { ssd: 0.2 },
+      floatingIpHour: 0.005,
+      types: {
+        "openstack:networking/network:Network": { month: 0 },
+        x: { property: "size", perUnitMonth: 1 },
+      },
+    };
+    const all = {
+      $schema: "./schema.json",
+      projects: [{ projectId: 4242, minBalance: 1.5, levels: { "daily-spike": "disabled" } }],
+      product: "openstack",
+      currency: "EUR",
+      rateCard: card,
+      minBalance: 0,
+      includeBonuses: true,
+      monthlyBudget: 45000.55,
+      forecast: false,
+      minRunwayDays: 7,
+      spikeFactor: 3,
+      spikeWindowDays: 14,
+      trailingDays: 7,
+      extraDailyCost: -1.25,
+      quantile: "p90",
+      forecastMethod: "trailing-mean",
+      levels: { "min-balance": "advisory" },
+    };
+    const config = join(dir, "all.json");
+    writeFileSync(config, JSON.stringify(all));
+    const r = await loads(["check", "--config", config, "--json"], env);
+    expect([0, 1], r.stderr).toContain(r.code);
+    expect(JSON.parse(r.stdout).projects).toHaveLength(1);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+    const preview = join(dir, "preview-all.json");
+    writeFileSync(preview, JSON.stringify({ steps: [] }));
+    const c = await loads(["cost", "--preview", preview, "--config", config, "--json"], env);
+    expect(c.code, c.stderr).toBe(0);
+    expect(inPackage(c.files, "zod")).toEqual([]);
+    // refusals: zod still words them, naming the field and the line
+    writeFileSync(config, JSON.stringify({ ...all, projects: [{ projectId: 4242, minBalance: 1.005 }] }));
+    const bad = await loads(["check", "--config", config], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /all\.json:1: projects\[0\]\.minBalance: has more than 2 decimals; round it to cents/,
+    );
+    writeFileSync(config, JSON.stringify({ ...all, rateCard: { ...card, flavors: { "m1.small": -1 } } }));
+    const badCard = await loads(["cost", "--preview", preview, "--config", config], env);
+    expect(badCard.code).toBe(2);
+    expect(badCard.stderr).toMatch(/rateCard.*flavors\.m1\.small: must be 0 or more/);
+    expect(inPackage(badCard.files, "zod").length).toBeGreaterThan(0);
   });
 
   it("--help sends nothing and loads neither undici nor zod", async () => {
@@ -811,5 +889,250 @@ describe("a .json data file is read without YAML, as the YAML path reads it", ()
     );
     expect(twice).toBeGreaterThan(0);
     expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+// Values near each setting's edges, valid more often than not: the fast checks must never accept what zod
+// refuses, and what they accept must come out as zod gives it.
+const edgeNumber = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: -2, max: 2000 }) },
+  { weight: 2, arbitrary: fc.integer({ min: -200_000, max: 200_000 }).map((n) => n / 100) },
+  { weight: 1, arbitrary: fc.double({ min: -1e13, max: 1e13 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      -0,
+      0.001,
+      1.005,
+      0.1 + 0.2,
+      1e-7,
+      1e12,
+      1e12 + 0.01,
+      -1e12,
+      366,
+      367,
+      1_000_000,
+      1_000_001,
+      1000.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      2 ** 53,
+      2 ** 60,
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("5", null, undefined, true, [], {}) },
+);
+/** mostly: a valid value twelve times in thirteen, else an edge (so that whole configs pass too). */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, edge: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: edge });
+const cents = (max: number) => fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100);
+const between = (min: number, max: number) => fc.double({ min, max, noNaN: true });
+const edgeWord = (...words: string[]) =>
+  mostly(fc.constantFrom(...words), fc.constantFrom("", "P80", " p80", 1, null, undefined));
+const edgeBool = mostly(fc.boolean(), fc.constantFrom("true", 0, null, undefined));
+const edgeLevels = mostly(
+  fc.dictionary(
+    mostly(
+      fc.constantFrom("min-balance", "monthly-budget", "min-runway-days", "daily-spike"),
+      fc.constantFrom("daily-spike ", "bogus"),
+    ),
+    edgeWord("mandatory", "advisory", "disabled"),
+    { maxKeys: 4 },
+  ),
+  fc.constantFrom(null, [], "mandatory", undefined, JSON.parse('{"__proto__": "mandatory"}')),
+);
+const budgetRecord = {
+  minBalance: mostly(cents(1e6), edgeNumber),
+  includeBonuses: edgeBool,
+  monthlyBudget: mostly(cents(1e9), edgeNumber),
+  forecast: edgeBool,
+  minRunwayDays: mostly(between(0, 1e6), edgeNumber),
+  spikeFactor: mostly(between(1, 1000), edgeNumber),
+  spikeWindowDays: mostly(fc.integer({ min: 3, max: 366 }), edgeNumber),
+  trailingDays: mostly(fc.integer({ min: 1, max: 366 }), edgeNumber),
+  extraDailyCost: mostly(between(-1e12, 1e12), edgeNumber),
+  quantile: edgeWord("p50", "p80", "p90"),
+  forecastMethod: edgeWord("model", "trailing-mean"),
+  levels: edgeLevels,
+};
+/** rarely: the key is left out, or (one time in thirteen) there with `a`'s value. */
+const rarely = <T>(a: fc.Arbitrary<T>) => fc.option(a, { freq: 13, nil: undefined });
+const budgetArb = fc.record({ ...budgetRecord, bogus: rarely(fc.constant(1)) }, { requiredKeys: [] });
+const price = mostly(
+  fc.oneof(fc.integer({ min: 0, max: 1000 }), between(0, 1e6)),
+  fc.constantFrom(-1, -0, -1e-9, Number.NaN, Number.POSITIVE_INFINITY, "1", null, undefined, 1.5),
+);
+const names = fc.constantFrom("m1.small", "ssd", "", "constructor", "toString", "a.b");
+const namesTo = <T>(v: fc.Arbitrary<T>) =>
+  mostly(
+    fc.dictionary(names, v, { maxKeys: 3 }),
+    fc.constantFrom(null, [], "x", JSON.parse('{"__proto__": 1}')),
+  );
+const onePriceOf = (keys: string[]) =>
+  mostly(
+    fc.constantFrom(...keys).chain((k) => price.map((p) => ({ [k]: p }))),
+    fc.record({ hour: price, month: price, x: fc.constant(1) }, { requiredKeys: [] }),
+  );
+const cardArb = fc.record(
+  {
+    $schema: mostly(fc.constant("x"), fc.constant(1)),
+    currency: mostly(
+      fc.constantFrom("EUR", "₽", "12345678"),
+      fc.constantFrom(" EUR", "EUR ", "", "123456789", 5, undefined),
+    ),
+    flavors: namesTo(fc.oneof(price, onePriceOf(["hour", "month"]))),
+    powerStates: namesTo(mostly(between(0, 1), fc.constantFrom(-0.1, 1.01, "1", null, Number.NaN))),
+    volumeGbMonth: price,
+    volumeTypes: namesTo(price),
+    floatingIpHour: price,
+    floatingIpMonth: price,
+    types: namesTo(
+      fc.oneof(
+        onePriceOf(["hour", "month"]),
+        fc
+          .tuple(
+            onePriceOf(["perUnitHour", "perUnitMonth", "hour"]),
+            mostly(fc.constant("size"), fc.constantFrom("", 1)),
+          )
+          .map(([p, property]) => ({ ...p, property })),
+      ),
+    ),
+    bogus: rarely(fc.constant(1)),
+  },
+  { requiredKeys: [] },
+);
+const projectIdArb = mostly(
+  fc.integer({ min: 1, max: 1e6 }),
+  fc.constantFrom(0, -1, 1.5, 2 ** 53, "4242", null, undefined),
+);
+const fileArb = fc
+  .record(
+    {
+      ...budgetRecord,
+      $schema: mostly(fc.constant("x"), fc.constant(1)),
+      projects: mostly(
+        fc.array(
+          fc.record(
+            {
+              projectId: projectIdArb,
+              minBalance: budgetRecord.minBalance,
+              levels: edgeLevels,
+              quantile: budgetRecord.quantile,
+              product: rarely(fc.constant("openstack")),
+            },
+            { requiredKeys: ["projectId"] },
+          ),
+          { maxLength: 3 },
+        ),
+        fc.constantFrom(null, "x", [undefined]),
+      ),
+      product: mostly(fc.constantFrom("openstack", 2), fc.constantFrom(Number.NaN, null, true)),
+      rateCard: cardArb,
+      currency: mostly(fc.constant("EUR"), fc.constantFrom(" EUR", "", 1)),
+      bogus: rarely(fc.constant(1)),
+    },
+    { requiredKeys: [] },
+  )
+  // projectId alone (the short form), projects alone, or now and then both (refused)
+  .chain((c) =>
+    fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12).chain((pick) =>
+      projectIdArb.map((projectId) => {
+        if (pick === 0) return { ...c, projectId };
+        if (pick % 2 === 0) {
+          const { projects: _, ...rest } = c;
+          return { ...rest, projectId };
+        }
+        return c;
+      }),
+    ),
+  );
+
+/** agree runs a property and returns how often the fast path took the value, holding time and memory. */
+function agree<T>(
+  arb: fc.Arbitrary<T>,
+  fast: (v: T) => boolean,
+  check: (v: T) => void,
+  runs: number,
+): number {
+  const started = performance.now();
+  const heap = process.memoryUsage().heapUsed;
+  let taken = 0;
+  fc.assert(
+    fc.property(arb, (v) => {
+      if (fast(v)) taken++;
+      check(v);
+    }),
+    { numRuns: runs },
+  );
+  expect(performance.now() - started).toBeLessThan(30_000);
+  expect(process.memoryUsage().heapUsed - heap).toBeLessThan(512 * 2 ** 20);
+  return taken;
+}
+
+/** outcome: the value a parse returns, or the ConfigError it throws (anything else fails the test). */
+function outcome<T>(parse: () => T): { ok: T } | { refused: string } {
+  try {
+    return { ok: parse() };
+  } catch (e) {
+    expect(isConfigError(e), String(e)).toBe(true);
+    return { refused: (e as Error).message };
+  }
+}
+
+describe("the hand-written checks of configs and rate cards agree with their zod schemas", () => {
+  it("BUDGET_KEYS are the budget schema's keys, in its order", () => {
+    expect([...BUDGET_KEYS]).toEqual(Object.keys(budgetConfigSchema().shape));
+  });
+
+  it("parseBudgetConfig gives what the schema gives, with its defaults, and refuses what it refuses", () => {
+    const schema = budgetConfigSchema();
+    const taken = agree(
+      budgetArb,
+      (c) => plainObject(c) && budgetSettingsSurelyValid(c, () => false),
+      (c) => {
+        const slow = schema.safeParse(c);
+        const got = outcome(() => parseBudgetConfig(c as never));
+        if (slow.success) expect(got).toEqual({ ok: slow.data });
+        else expect(got).toHaveProperty("refused");
+      },
+      4000,
+    );
+    expect(taken).toBeGreaterThan(100);
+  });
+
+  it("parseRateCard gives what the schema gives and refuses what it refuses", () => {
+    const schema = rateCardSchema();
+    const taken = agree(
+      cardArb,
+      (c) => rateCardSurelyValid(c),
+      (c) => {
+        const slow = schema.safeParse(c);
+        const got = outcome(() => parseRateCard(c));
+        if (rateCardSurelyValid(c)) expect(slow.success).toBe(true);
+        // a "__proto__" name is refused before the schema, which would drop it without a word
+        if ("refused" in got && /"__proto__" cannot name a price/.test(got.refused)) return;
+        if (slow.success) expect(got).toEqual({ ok: slow.data });
+        else expect(got).toHaveProperty("refused");
+      },
+      4000,
+    );
+    expect(taken).toBeGreaterThan(100);
+  });
+
+  it("parseCostgateConfig accepts what the file's schema accepts, and nothing else", () => {
+    const schema = costgateConfigSchema();
+    const taken = agree(
+      fileArb,
+      configSurelyValid,
+      (c) => {
+        const slow = schema.safeParse(c);
+        if (configSurelyValid(c)) expect(slow.success).toBe(true);
+        const got = outcome(() => parseCostgateConfig(c));
+        if (slow.success) expect(got).toEqual({ ok: c });
+        else expect(got).toHaveProperty("refused");
+      },
+      3000,
+    );
+    expect(taken).toBeGreaterThan(10);
   });
 });
