@@ -126,10 +126,16 @@ function localExpectation(
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
+  // each day's neighbours go into one scratch array, sorted in place: the same median as median(near),
+  // without two arrays a day
+  const near = new Float64Array(14);
   const expected = amounts.map((_, i) => {
-    const near: number[] = [];
-    for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near.push(x[j]!);
-    return median(near) * f0[weekdayOf(firstDay + i)]!;
+    let k = 0;
+    for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near[k++] = x[j]!;
+    if (k === 0) return 0 * f0[weekdayOf(firstDay + i)]!;
+    const s = near.subarray(0, k).sort();
+    const m = Math.floor(k / 2);
+    return (k % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * f0[weekdayOf(firstDay + i)]!;
   });
   const rel = amounts.filter((_, i) => expected[i]! > 0).map((a, i) => a / expected[i]! - 1);
   const rm = median(rel);
