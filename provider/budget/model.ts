@@ -72,7 +72,11 @@ function median(xs: number[]): number {
 }
 
 function quantile(xs: number[], q: number): number {
-  const s = sorted(xs);
+  return quantileOf(sorted(xs), q);
+}
+
+/** quantileOf is {@link quantile} of numbers already sorted (several quantiles of one list sort it once). */
+function quantileOf(s: Float64Array, q: number): number {
   if (s.length === 0) return 1;
   const pos = (s.length - 1) * q;
   const lo = Math.floor(pos);
@@ -775,7 +779,10 @@ function stepRisk(
   horizon: number,
 ): (q: number) => number {
   const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
-  if (sizes.length === 0 || n <= 0) return (q) => quantile(ratios, q);
+  if (sizes.length === 0 || n <= 0) {
+    const s = sorted(ratios);
+    return (q) => quantileOf(s, q);
+  }
   const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
   const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
   const each = chance / (ratios.length * sizes.length * 3);
@@ -834,9 +841,10 @@ const LONG_SPREAD = { p80: 1.3, p90: 1.4 };
  */
 function longFloor(ratios: number[]): (q: number) => number {
   if (ratios.length < LONG_MIN) return () => 1;
-  const m = quantile(ratios, 0.5);
+  const s = sorted(ratios);
+  const m = quantileOf(s, 0.5);
   return (q) =>
-    1 + Math.max(0, quantile(ratios, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
+    1 + Math.max(0, quantileOf(s, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
 }
 /** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
 const STEP_RISK = 1;
