@@ -72,7 +72,11 @@ function median(xs: number[]): number {
 }
 
 function quantile(xs: number[], q: number): number {
-  const s = sorted(xs);
+  return quantileOf(sorted(xs), q);
+}
+
+/** quantileOf is {@link quantile} of numbers already sorted (several quantiles of one list sort it once). */
+function quantileOf(s: Float64Array, q: number): number {
   if (s.length === 0) return 1;
   const pos = (s.length - 1) * q;
   const lo = Math.floor(pos);
@@ -126,10 +130,16 @@ function localExpectation(
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
+  // each day's neighbours go into one scratch array, sorted in place: the same median as median(near),
+  // without two arrays a day
+  const near = new Float64Array(14);
   const expected = amounts.map((_, i) => {
-    const near: number[] = [];
-    for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near.push(x[j]!);
-    return median(near) * f0[weekdayOf(firstDay + i)]!;
+    let k = 0;
+    for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near[k++] = x[j]!;
+    if (k === 0) return 0 * f0[weekdayOf(firstDay + i)]!;
+    const s = near.subarray(0, k).sort();
+    const m = Math.floor(k / 2);
+    return (k % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * f0[weekdayOf(firstDay + i)]!;
   });
   const rel = amounts.filter((_, i) => expected[i]! > 0).map((a, i) => a / expected[i]! - 1);
   const rm = median(rel);
@@ -769,7 +779,10 @@ function stepRisk(
   horizon: number,
 ): (q: number) => number {
   const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
-  if (sizes.length === 0 || n <= 0) return (q) => quantile(ratios, q);
+  if (sizes.length === 0 || n <= 0) {
+    const s = sorted(ratios);
+    return (q) => quantileOf(s, q);
+  }
   const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
   const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
   const each = chance / (ratios.length * sizes.length * 3);
@@ -828,9 +841,10 @@ const LONG_SPREAD = { p80: 1.3, p90: 1.4 };
  */
 function longFloor(ratios: number[]): (q: number) => number {
   if (ratios.length < LONG_MIN) return () => 1;
-  const m = quantile(ratios, 0.5);
+  const s = sorted(ratios);
+  const m = quantileOf(s, 0.5);
   return (q) =>
-    1 + Math.max(0, quantile(ratios, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
+    1 + Math.max(0, quantileOf(s, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
 }
 /** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
 const STEP_RISK = 1;

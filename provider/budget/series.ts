@@ -120,7 +120,16 @@ export function toSeries(input: Pick<BudgetInput, "consumption" | "now">): Serie
   for (const item of items) {
     const day = dayNumber(item.day) as number;
     if (day > today) continue;
-    amounts.set(day, (amounts.get(day) ?? new Big(0)).plus(item.totalAmount));
+    const prev = amounts.get(day);
+    // 0 + x is x in big.js for any x but a zero (whose sign the sum takes from the 0): no Big(0) per day
+    amounts.set(
+      day,
+      prev !== undefined
+        ? prev.plus(item.totalAmount)
+        : item.totalAmount !== 0
+          ? new Big(item.totalAmount)
+          : new Big(0).plus(item.totalAmount),
+    );
     if (first === null || day < first) first = day;
   }
   return { today, amounts: new Map([...amounts].sort((a, b) => a[0] - b[0])), first };
