@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import pLimit from "p-limit";
 import { type Emulator, startEmulator } from "../emulator";
 import type { CorpusSeries } from "./corpus";
-import { AS_OF_DAYS, quantileOf, replaySeries } from "./evaluate";
+import { AS_OF_DAYS, medianAbsErrorPct, quantileOf, replaySeries } from "./evaluate";
 import { billOn, type ForeignSeries, foreignSet, foreignSplit, monthsOf } from "./foreign";
 import { interleave, median } from "./measure";
 
@@ -79,12 +79,7 @@ export interface CliSummary {
 
 /** summarize reads samples as the external check does. */
 export function summarize(xs: readonly CliSample[]): CliSummary {
-  const med = (k: keyof CliSample["error"]) =>
-    quantileOf(
-      xs.map((x) => Math.abs(x.error[k]) * 100),
-      0.5,
-    );
-  const m = { model: med("model"), "run-rate": med("run-rate"), "trailing-mean": med("trailing-mean") };
+  const m = medianAbsErrorPct(xs);
   return {
     n: xs.length,
     medianAbsErrorPct: m,

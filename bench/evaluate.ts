@@ -282,14 +282,24 @@ export interface RunwaySummary {
   outlastedP90Pct: number;
 }
 
-/** summarizeRunway summarizes runway samples. */
-export function summarizeRunway(xs: readonly RunwaySample[]): RunwaySummary {
-  const med = (k: "model" | "run-rate" | "trailing-mean") =>
+/** The three forecasts every summary compares. */
+type Compared = "model" | "run-rate" | "trailing-mean";
+
+/** medianAbsErrorPct is each forecast's median |error|, %, over samples carrying the three errors. */
+export function medianAbsErrorPct(
+  xs: readonly { error: Record<Compared, number> }[],
+): Record<Compared, number> {
+  const med = (k: Compared) =>
     quantileOf(
       xs.map((x) => Math.abs(x.error[k]) * 100),
       0.5,
     );
-  const m = { model: med("model"), "run-rate": med("run-rate"), "trailing-mean": med("trailing-mean") };
+  return { model: med("model"), "run-rate": med("run-rate"), "trailing-mean": med("trailing-mean") };
+}
+
+/** summarizeRunway summarizes runway samples. */
+export function summarizeRunway(xs: readonly RunwaySample[]): RunwaySummary {
+  const m = medianAbsErrorPct(xs);
   return {
     n: xs.length,
     medianAbsErrorPct: m,

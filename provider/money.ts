@@ -4,13 +4,15 @@
  * so 0.1 + 0.2 is 0.3), results rounded to cents, and the figures written the way every message and output
  * writes them. provider/billing/money.ts and provider/budget/money.ts re-export from here.
  *
- * Formatters are built once per process, on first use, and kept in {@link intlCache}: on `globalThis` under
- * a registered symbol, not in a module-level variable. A Pulumi dynamic provider that imports this module
+ * Formatters are built once per process, on first use, and kept by {@link perProcess} (provider/once.ts): on
+ * `globalThis` under a registered symbol, not in a module-level variable. A Pulumi dynamic provider that imports this module
  * serializes the module-level values its functions capture by copy, and an `Intl.NumberFormat` does not
  * survive that; `globalThis` and `Symbol.for` are references the serializer leaves as they are.
  */
 // `import = require` keeps the declaration file usable without esModuleInterop (Pulumi's tsconfig)
 import Big = require("big.js");
+
+import { perProcess } from "./once";
 
 /** The largest amount read from the wire, in magnitude: a trillion (±1e12) of the billing currency. */
 export const MAX_AMOUNT = 1e12;
@@ -162,16 +164,19 @@ export function tenths(value: Big.BigSource): number {
 /** The formatters of this process, by locale and options (see the module's comment). */
 type IntlCache = Map<string, Intl.NumberFormat | Intl.DateTimeFormat>;
 
-/** intlCache is the process's formatters, on `globalThis` under a registered symbol (never serialized by copy). */
-function intlCache(): IntlCache {
-  const key = Symbol.for("costgate.intl");
-  const g = globalThis as unknown as Record<symbol, IntlCache | undefined>;
-  let cache = g[key];
-  if (!cache) {
-    cache = new Map();
-    g[key] = cache;
+function newIntlCache(): IntlCache {
+  return new Map();
+}
+
+/** formatter is the process's formatter under `key`, built by `make` on first use (kept by {@link perProcess}). */
+function formatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  const cache = perProcess(newIntlCache);
+  let f = cache.get(key) as F | undefined;
+  if (!f) {
+    f = make();
+    cache.set(key, f);
   }
-  return cache;
+  return f;
 }
 
 /**
@@ -184,13 +189,7 @@ export function numberFormat(
   options: Intl.NumberFormatOptions,
   key = `n ${locale} ${JSON.stringify(options)}`,
 ): Intl.NumberFormat {
-  const cache = intlCache();
-  let f = cache.get(key) as Intl.NumberFormat | undefined;
-  if (!f) {
-    f = new Intl.NumberFormat(locale, options);
-    cache.set(key, f);
-  }
-  return f;
+  return formatter(key, () => new Intl.NumberFormat(locale, options));
 }
 
 /**
@@ -203,13 +202,7 @@ export function dateFormat(
   options: Intl.DateTimeFormatOptions,
   key = `d ${locale} ${JSON.stringify(options)}`,
 ): Intl.DateTimeFormat {
-  const cache = intlCache();
-  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options);
-    cache.set(key, f);
-  }
-  return f;
+  return formatter(key, () => new Intl.DateTimeFormat(locale, options));
 }
 
 /**
