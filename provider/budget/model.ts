@@ -111,6 +111,8 @@ interface Reading {
    * near-0 days that were caught up (0 under two delays read).
    */
   pending: number;
+  /** The spikes clipped: how many, and each one's excess over its bound ÷ its usual day. */
+  spikes: number[];
   reasons: ForecastReason[];
 }
 
@@ -319,9 +321,12 @@ function read(amounts: number[], firstDay: number): Reading {
     }
     return x > Math.max(capOf(i) - expected[i]!, 6 * noise * Math.sqrt(var2));
   };
+  const spikes: number[] = [];
   const clipped = c.map((v, i) => {
     if (!high(i) || changeStarting(i) || !standsAround(i)) return v;
-    reasons.push({ kind: "spike", day: firstDay + i, ratio: v / usualDay(expected, typical, firstDay, i) });
+    const usual = usualDay(expected, typical, firstDay, i);
+    reasons.push({ kind: "spike", day: firstDay + i, ratio: v / usual });
+    spikes.push((v - capOf(i)) / usual);
     return capOf(i);
   });
   // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last
@@ -385,6 +390,7 @@ function read(amounts: number[], firstDay: number): Reading {
     rawActual: c,
     charges,
     pending,
+    spikes,
     maybeCharges,
     reasons,
   };
@@ -632,6 +638,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const share = todayTotal > 0 ? restOfToday / todayTotal : 0;
     levelDays[0] = levelDays[0]! * share;
     chargeDays[0] = chargeDays[0]! * share;
+    spikesToCome(rd.spikes, n, levelDays, maybeDays);
     const m0 = maybeDays[0]!;
     maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
     const ratios: number[] = [];
@@ -711,11 +718,10 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const path = levelDays.map((l, i) => {
       const extra = chargeDays === levelDays ? 0 : chargeDays[i]!;
       const m = maybeDays?.[i] ?? { p50: 0, p80: 0, p90: 0 };
-      return {
-        p50: l * q.p50 + extra + m.p50,
-        p80: l * q.p80 + extra + m.p80,
-        p90: l * q.p90 + extra + m.p90,
-      };
+      const p50 = l * q.p50 + extra + m.p50;
+      // (the spikes to come are in p50 only: p80 and p90 are never under it)
+      const p80 = Math.max(p50, l * q.p80 + extra + m.p80);
+      return { p50, p80, p90: Math.max(p80, l * q.p90 + extra + m.p90) };
     });
     const remaining = path.reduce(
       (a, d) => ({ p50: a.p50 + d.p50, p80: a.p80 + d.p80, p90: a.p90 + d.p90 }),
@@ -817,6 +823,26 @@ function maybeChargeDays(
   }
   return days;
 }
+/**
+ * spikesToCome adds to p50 of each day (`days`, beside the charges seen once) the excess of the spikes to
+ * come over their clip bound (the level already carries the bound): the mean excess seen (÷ the usual day) ×
+ * the rate of spikes seen, one fewer than counted (a lone high day says little of a rate), × the chance
+ * squared that at least one falls in the horizon. Spikes are rare and heavy: a month with no spike to come
+ * must keep its p50, one with a spike likely gets its mass (docs/FORECAST.md, sixth pass). p80 and p90 come
+ * from backtests on the unclipped days and carry the spikes already.
+ */
+function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Quantiles[]): void {
+  if (spikes.length < 2 || n <= 0) return;
+  const size = spikes.reduce((a, b) => a + b, 0) / spikes.length;
+  const rate = (spikes.length - SPIKE_SHRINK) / n;
+  const likely = (1 - Math.exp(-rate * levelDays.length)) ** SPIKE_CHANCE_POWER;
+  for (let i = 0; i < days.length; i++)
+    days[i] = { ...days[i]!, p50: days[i]!.p50 + levelDays[i]! * size * rate * likely };
+}
+/** Spikes left out of the count their rate is read from, and the power of the chance (tuned on the tune split). */
+const SPIKE_SHRINK = 1;
+const SPIKE_CHANCE_POWER = 2;
+
 /** The chance above which a charge seen once is in p50 (tuned on the tune splits). */
 const MAYBE_P50 = 0.5;
 

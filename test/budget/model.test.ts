@@ -264,6 +264,25 @@ describe("forecastModel per series (issue 20)", () => {
     expect(g.path[dayNumber("2026-04-15") - today]!.p50).toBeLessThan(400);
   });
 
+  it("carries the spikes to come in p50 when one is likely in the horizon, not in a short one or after one", () => {
+    // 84 days at ~100 with a 5× day every 12 days (7 spikes): about 2 expected in the next 28 days
+    const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i) * (i % 12 === 5 ? 5 : 1));
+    const month = forecastModel(history, MONDAY).forecast(0, MONDAY + 27);
+    expect(month.reasons.filter((r) => r.kind === "spike").length).toBeGreaterThan(0);
+    // the level carries each spike up to its clip bound (1.5×); p50 adds the excess beyond it at the rate
+    // seen less one spike (6 ÷ 84) × the chance squared of one to come (λ = 2: 0.75): ~+18 %
+    expect(month.remaining!.p50).toBeGreaterThan(28 * 100 * 1.12);
+    expect(month.remaining!.p50).toBeLessThan(28 * 100 * 1.3);
+    expect(month.remaining!.p80).toBeGreaterThanOrEqual(month.remaining!.p50);
+    // two days ahead a spike is unlikely (λ = 0.14): the typical two days, spikes' bounds carried
+    const two = forecastModel(history, MONDAY).forecast(0, MONDAY + 1);
+    expect(two.remaining!.p50).toBeLessThan(2 * 100 * 1.1);
+    // one spike seen says nothing of a rate: nothing added
+    const once = history.map((v, i) => (i % 12 === 5 && i !== 77 ? 100 * jitter(i) : v));
+    const lone = forecastModel(once, MONDAY).forecast(0, MONDAY + 27);
+    expect(lone.remaining!.p50).toBeLessThan(28 * 100 * 1.05);
+  });
+
   it("reads charges on a usually idle weekday neither as a one-off of 90× nor as a step", () => {
     // Sundays 0 (a dev fleet shelved) but for three Sundays with a usual day's charges
     const start = MONDAY - 84;
