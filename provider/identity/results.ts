@@ -29,11 +29,15 @@ const text = (max = MAX_NAME_CHARS) =>
     .refine((s) => !UNSAFE.test(s), { error: "has control characters" });
 const id = () => text().min(1, { error: "is empty" });
 const word = (max = 64) =>
-  zod().string({ error: "must be a string" }).regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${max}}$`), {
-    error: `must be 1 to ${max} letters, digits or _ . : -`,
-  });
+  zod()
+    .string({ error: "must be a string" })
+    .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${max}}$`), {
+      error: `must be 1 to ${max} letters, digits or _ . : -`,
+    });
 const list = <T extends Zod.z.ZodType>(item: T, max = MAX_LIST) =>
-  zod().array(item, { error: "must be a list" }).max(max, { error: `has more than ${max} entries` });
+  zod()
+    .array(item, { error: "must be a list" })
+    .max(max, { error: `has more than ${max} entries` });
 
 /** ISO 8601 as Keystone writes it (`2026-11-24T10:00:00.000000Z`), or with a numeric offset. */
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
@@ -80,10 +84,12 @@ export function catalogUrlProblem(raw: string): string | undefined {
 }
 
 const catalogUrl = () =>
-  zod().string({ error: "must be a string" }).superRefine((s, ctx) => {
-    const problem = catalogUrlProblem(s);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+  zod()
+    .string({ error: "must be a string" })
+    .superRefine((s, ctx) => {
+      const problem = catalogUrlProblem(s);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
 
 /**
  * @internal tokenBodySchema is `{ token: {...} }` as Keystone sends it, built once per process at the first

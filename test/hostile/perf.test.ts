@@ -250,10 +250,9 @@ const zod = () => Object.keys(require.cache).filter((f) => f.includes("/node_mod
 const before = zod();
 s.parseWatchState('{"version": 1, "firing": {}, "readErrors": {}, "outbox": []}', "--state");
 process.stdout.write(JSON.stringify([before, zod()]));`;
-    const [before, after] = JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" })) as [
-      number,
-      number,
-    ];
+    const [before, after] = JSON.parse(
+      execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }),
+    ) as [number, number];
     expect(before).toBe(0);
     expect(after).toBeGreaterThan(0);
   });
