@@ -11,6 +11,7 @@ import { readBounded, readStreamBounded } from "../../provider/files";
 import { formatMoney as money } from "../../provider/money";
 import { type PreviewCost, priceDigest } from "../../provider/preview/cost";
 import { parseDigest } from "../../provider/preview/digest";
+import { CLI_NAMES } from "../names";
 import { type GateFinding, judgeChange, nameOf, shown } from "../../provider/preview/gates";
 import { safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
@@ -84,7 +85,7 @@ export async function costCommand(o: CostOptions): Promise<number> {
 
   // everything is checked: now the preview
   const { text, source } = await readPreview(o.preview, o.limit);
-  const cost = priceDigest(parseDigest(text, source), card);
+  const cost = priceDigest(parseDigest(text, source, CLI_NAMES["preview"]), card);
   const { hours, monthEnd } = hoursLeftInMonth(now);
   const perDay = new Big(cost.totals.monthlyDelta).times(12).div(365);
   const result: CostResult = {

@@ -10,6 +10,7 @@ import { isoDay } from "../../provider/calendar";
 import type { RequestBudget } from "../../provider/http";
 import type { BillingArgs } from "../../provider/settings";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
+import { CLI_NAMES } from "../names";
 import { UsageError } from "../errors";
 import { FLAG_NAMES, parseCommandLinePeriod } from "../period-flags";
 import { transportArgsFrom } from "../transport-options";
@@ -28,7 +29,7 @@ export interface EndpointOptions {
  */
 export function endpointOptions(o: Flags): EndpointOptions {
   const runBudget = runBudgetFrom(o);
-  const args: BillingArgs = transportArgsFrom(o);
+  const args: BillingArgs = { ...transportArgsFrom(o), names: CLI_NAMES };
   const url = text(o, "billingUrl");
   if (url !== undefined) args.billingUrl = url;
   const caCert = text(o, "osCacert");

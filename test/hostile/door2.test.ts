@@ -1,13 +1,24 @@
 /**
  * One question, one answer (issue 21, the remaining items), against real servers on 127.0.0.1: one
  * reader of durations behind every flag, variable and resource argument that takes one, each refusing
- * the same hostile values and naming the setting, with nothing sent.
+ * the same hostile values and naming the setting, with nothing sent; and the library naming its settings
+ * in its own words while the command names its flags, from one table (cli/names.ts).
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/errors";
+import { IDENTITY_FLAGS } from "../../cli/identity-options";
+import { CLI_NAMES } from "../../cli/names";
 import { seconds } from "../../cli/options/parse";
 import { isConfigError } from "../../provider/errors";
+import { parseDigest } from "../../provider/preview/digest";
+import { resolveBillingSettings, resolveIdentitySettings } from "../../provider/settings";
+import { WatchMetrics } from "../../provider/watch/metrics";
+import { emptyWatchState } from "../../provider/watch/state";
+import { Watcher } from "../../provider/watch/watcher";
 import { MAX_DURATION_SECONDS, readDuration } from "../../provider/numbers";
 import { parseDuration } from "../../provider/resources/duration";
 import { runCli } from "../helpers/cli";
@@ -168,5 +179,122 @@ describe("one reader of durations", () => {
     expect(seconds("2.5", "--timeout", 2 ** 31 - 1)).toBe(2500);
     const r = await runCli(["balance", "--project-id", "4242", "--timeout", "90s"], billing());
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+/** refusal is the message `fn` throws (it must throw). */
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  throw new Error("accepted");
+}
+
+/** Every flag of the command line that names a library setting (cli/names.ts and the identity flags). */
+const CLI_FLAGS = [...new Set([...Object.values(CLI_NAMES), ...IDENTITY_FLAGS])];
+const hasCliWord = (text: string) => CLI_FLAGS.some((f) => new RegExp(`(^|[^\\w-])${f}\\b`).test(text));
+
+describe("each side names settings in its own words", () => {
+  it("the library names its arguments, never a flag of the command line", async () => {
+    const messages = [
+      refusal(() => resolveIdentitySettings({}, {})),
+      refusal(() => resolveIdentitySettings({ authUrl: "ftp://x/v3" }, {})),
+      refusal(() => resolveIdentitySettings({ cloud: "nowhere" }, { HOME: "/nonexistent" })),
+      refusal(() => resolveBillingSettings({}, undefined, {})),
+      refusal(() => parseDigest("", "preview.json")),
+      refusal(() => parseDigest("{", "preview.json")),
+    ];
+    expect(messages[0]).toMatch(
+      /^authUrl: missing; give the identity address \(authUrl or OS_AUTH_URL\), or name a cloud of clouds\.yaml \(cloud or OS_CLOUD\)/,
+    );
+    expect(messages[1]).toMatch(/^authUrl: /);
+    expect(messages[2]).toMatch(/^cloud: /);
+    expect(messages[3]).toMatch(
+      /^billingUrl: missing; give the billing base address \(billingUrl, costgate:billingUrl or COSTGATE_BILLING_URL\)/,
+    );
+    expect(messages[4]).toMatch(/^preview: /);
+    expect(messages[5]).toMatch(/^preview: /);
+    // a watch cycle over its cap names the watcher's own setting
+    const lines: string[] = [];
+    const watcher = new Watcher({
+      endpoint: { baseUrl: server.url, token: TOKEN, transport: { retry: false } },
+      targets: [{ projectId: 4242, config: { minBalance: 1 } }],
+      product: 1,
+      concurrency: 1,
+      requestsPerCycle: 1,
+      metrics: new WatchMetrics(),
+      state: emptyWatchState(),
+      destinations: [],
+      webhookTransport: {},
+      save: () => {},
+      log: (l) => lines.push(l),
+    });
+    const cycle = await watcher.cycle();
+    const capped = cycle.results[0]?.error ?? "";
+    expect(capped).toMatch(/requestsPerCycle: reached/);
+    messages.push(capped);
+    for (const m of messages) expect(hasCliWord(m), m).toBe(false);
+  });
+
+  it("the command names its flags for the same refusals, from the one table", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "costgate-door2-"));
+    try {
+      writeFileSync(join(dir, "preview.json"), "{");
+      writeFileSync(join(dir, "card.json"), JSON.stringify({ flavors: { "m1.small": 0.5 } }));
+      const cases: [string[], Record<string, string>, RegExp][] = [
+        [
+          ["token"],
+          {},
+          /^costgate: error: --os-auth-url: missing; give the identity address \(--os-auth-url or OS_AUTH_URL\), or name a cloud of clouds\.yaml \(--os-cloud or OS_CLOUD\)/,
+        ],
+        [
+          ["token", "--os-auth-url", "ftp://x/v3"],
+          {},
+          /^costgate: error: --os-auth-url: must be an http\(s\) URL/,
+        ],
+        [["token", "--os-cloud", "nowhere"], {}, /^costgate: error: --os-cloud: /],
+        [
+          ["balance", "--project-id", "4242"],
+          { COSTGATE_BILLING_TOKEN: TOKEN },
+          /^costgate: error: --billing-url: missing; give the billing base address \(--billing-url or COSTGATE_BILLING_URL\)/,
+        ],
+        [
+          ["cost", "--preview", join(dir, "preview.json"), "--rate-card", join(dir, "card.json")],
+          {},
+          /^costgate: error: --preview: .*preview\.json ends before/,
+        ],
+      ];
+      for (const [args, env, message] of cases) {
+        const r = await runCli(args, env);
+        expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("no text the library writes holds a flag of the command line (pulumi's own flags aside)", () => {
+    const root = resolve(__dirname, "../../provider");
+    const found: string[] = [];
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith(".ts")) {
+          // the code without its comments: block comments, then line comments that are not in a URL
+          const code = readFileSync(p, "utf8")
+            .replace(/\/\*[\s\S]*?\*\//g, "")
+            .replace(/(^|[^:\\])\/\/.*$/gm, "$1")
+            .replace(/pulumi preview --json/g, "");
+          for (const f of CLI_FLAGS)
+            if (new RegExp(`(^|[^\\w-])${f}\\b`).test(code)) found.push(`${p}: ${f}`);
+        }
+      }
+    };
+    walk(root);
+    expect(found).toEqual([]);
   });
 });
