@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, settingName, type SettingNames } from "./errors";
+import { ConfigError, type SettingNames, settingName } from "./errors";
 import type { Assert, Exact } from "./exact";
 import { readBounded } from "./files";
 import type { RetryOptions, Timeouts, TransportOptions } from "./http";
@@ -64,7 +64,9 @@ const ENV_NAMES = Object.fromEntries(
 ) as unknown as Record<keyof Fields, readonly string[]>;
 
 /** The field list names every identity argument, and nothing else. */
-type _EveryField = Assert<Exact<IdentityFieldName, Exclude<keyof IdentityArgs, "timeouts" | "retry" | "names">>>;
+type _EveryField = Assert<
+  Exact<IdentityFieldName, Exclude<keyof IdentityArgs, "timeouts" | "retry" | "names">>
+>;
 
 /** The clouds.yaml `auth:` key of each field that has one (identity/fields.ts). */
 const CLOUD_AUTH_KEYS = Object.fromEntries(

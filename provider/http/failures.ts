@@ -2,7 +2,14 @@
  * What an attempt that produced no whole response ended with, and the error a person reads about it:
  * which phase timed out, whether the endpoint or the proxy could not be reached, what a TLS code means.
  */
-import { NetworkError, settingName, type RequestInfo, ResponseError, type SettingNames, TimeoutError } from "../errors";
+import {
+  NetworkError,
+  type RequestInfo,
+  ResponseError,
+  type SettingNames,
+  settingName,
+  TimeoutError,
+} from "../errors";
 import { endpointText } from "../text";
 import type { Timeouts } from "./options";
 import type { ProxyChoice } from "./proxy";

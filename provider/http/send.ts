@@ -7,10 +7,10 @@ import {
   ConfigError,
   LimitError,
   type NetworkError,
-  settingName,
   type RequestInfo,
   type ResponseError,
   type SettingNames,
+  settingName,
 } from "../errors";
 import { cleanText, endpointText, rememberSecret } from "../text";
 import { redactUrl } from "./bodies";
@@ -341,7 +341,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
         const rid = requestId === undefined ? "" : ` (${endpointText(requestId, [], 128)})`;
         log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${rid}`);
       } else {
-        log(`!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy, req.transport?.names).message} after ${ms} ms`);
+        log(
+          `!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy, req.transport?.names).message} after ${ms} ms`,
+        );
       }
     }
     const reason = retryReason(
@@ -373,7 +375,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       );
     }
     if ("failure" in outcome)
-      throw toError(outcome.failure, info, t, n, maxBytes, proxy, req.transport?.names) as NetworkError | ResponseError;
+      throw toError(outcome.failure, info, t, n, maxBytes, proxy, req.transport?.names) as
+        | NetworkError
+        | ResponseError;
     const { repeated, ...raw } = outcome.raw;
     // an issued token (X-Subject-Token) is a secret of the run from now on
     for (const [k, v] of Object.entries(raw.headers)) {

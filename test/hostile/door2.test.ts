@@ -14,13 +14,13 @@ import { IDENTITY_FLAGS } from "../../cli/identity-options";
 import { CLI_NAMES } from "../../cli/names";
 import { seconds } from "../../cli/options/parse";
 import { isConfigError } from "../../provider/errors";
+import { MAX_DURATION_SECONDS, readDuration } from "../../provider/numbers";
 import { parseDigest } from "../../provider/preview/digest";
+import { parseDuration } from "../../provider/resources/duration";
 import { resolveBillingSettings, resolveIdentitySettings } from "../../provider/settings";
 import { WatchMetrics } from "../../provider/watch/metrics";
 import { emptyWatchState } from "../../provider/watch/state";
 import { Watcher } from "../../provider/watch/watcher";
-import { MAX_DURATION_SECONDS, readDuration } from "../../provider/numbers";
-import { parseDuration } from "../../provider/resources/duration";
 import { runCli } from "../helpers/cli";
 import { type HostileServer, startHostileServer, wellFormed } from "./server";
 

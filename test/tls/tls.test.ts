@@ -17,8 +17,10 @@ import { appCredInputs, URN } from "../lifecycle/lifecycle";
 import { type HttpsFront, startHttpsFront } from "./https-front";
 
 /** The command line names its flags; the library and the resources name their arguments (cli/names.ts). */
-const VERIFY = /TLS certificate verification failed.*OS_CACERT \(--os-cacert\) or, for testing only, --insecure/;
-const LIBRARY_VERIFY = /TLS certificate verification failed.*OS_CACERT \(caCert\) or, for testing only, insecure: true/;
+const VERIFY =
+  /TLS certificate verification failed.*OS_CACERT \(--os-cacert\) or, for testing only, --insecure/;
+const LIBRARY_VERIFY =
+  /TLS certificate verification failed.*OS_CACERT \(caCert\) or, for testing only, insecure: true/;
 const WARNING = /CostgateInsecureWarning/g;
 /** The command prints costgate's warnings in its own style, once. */
 const CLI_WARNING = /^costgate: warning: TLS certificate verification is disabled \(insecure\)/gm;
