@@ -27,4 +27,16 @@ export const CLI_NAMES: SettingNames = {
   preview: "--preview",
   maxRequests: "--max-requests",
   requestsPerCycle: "--max-requests",
+  // a billing period's settings (cli/period-flags.ts passes them as the library's PeriodNames)
+  from: "--from",
+  to: "--to",
+  maxPeriodDays: "--max-period-days",
+  windowDays: "--window-days",
 };
+
+/** flag is the command line's word for a library setting of this table. */
+export function flag(setting: string): string {
+  const word = CLI_NAMES[setting];
+  if (word === undefined) throw new Error(`costgate: no flag for the setting ${setting} in cli/names.ts`);
+  return word;
+}
