@@ -32,6 +32,13 @@ export const CLI_NAMES: SettingNames = {
   to: "--to",
   maxPeriodDays: "--max-period-days",
   windowDays: "--window-days",
+  // the budget settings the command takes as flags (cli/options/gate.ts)
+  minBalance: "--min-balance",
+  monthlyBudget: "--monthly-budget",
+  minRunwayDays: "--min-runway-days",
+  spikeFactor: "--spike-factor",
+  includeBonuses: "--include-bonuses",
+  quantile: "--quantile",
 };
 
 /** flag is the command line's word for a library setting of this table. */
