@@ -2,23 +2,14 @@
  * The OpenStack identity flags, as python-openstackclient spells them.
  */
 import type { Command } from "commander";
-import { ConfigError, isConfigError } from "../provider/errors";
 import { IDENTITY_FIELDS } from "../provider/identity/fields";
 import type { IdentityArgs } from "../provider/settings";
+import { CLI_NAMES, identityFlagOf } from "./names";
 import type { Flags } from "./options/parse";
 import { addTransportOptions, transportArgsFrom } from "./transport-options";
 
-/**
- * flagOf spells an identity field's flag as python-openstackclient does, from its environment name
- * (OS_AUTH_URL → --os-auth-url); `insecure` is plain `--insecure`.
- */
-function flagOf(f: (typeof IDENTITY_FIELDS)[number]): string {
-  if (f.name === "insecure") return "--insecure";
-  return `--${(f.env[0] ?? "").toLowerCase().replace(/_/g, "-")}`;
-}
-
 /** The identity fields the command line takes, each with its flag (provider/identity/fields.ts). */
-const FLAGS = IDENTITY_FIELDS.filter((f) => f.flag).map((f) => ({ field: f, flag: flagOf(f) }));
+const FLAGS = IDENTITY_FIELDS.filter((f) => f.flag).map((f) => ({ field: f, flag: identityFlagOf(f) }));
 
 /** IDENTITY_FLAGS are the identity flags every identity command takes (`--os-auth-url`, ...). */
 export const IDENTITY_FLAGS: readonly string[] = FLAGS.map((f) => f.flag);
@@ -50,11 +41,6 @@ export function addIdentityOptions(cmd: Command): Command {
   return addTransportOptions(cmd);
 }
 
-/** The flag of each identity argument, as the library names them. */
-const FLAG_OF_ARG: Readonly<Record<string, string>> = Object.fromEntries(
-  FLAGS.map(({ field, flag }) => [field.name, flag]),
-);
-
 /** The commander key of a flag: --os-auth-url → osAuthUrl. */
 const keyOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -72,15 +58,10 @@ export function identityArgsFrom(o: Flags): IdentityArgs {
 }
 
 /**
- * withIdentityFlags resolves identity settings from the arguments the flags gave and names a refused
- * setting by the flag the user typed (`--os-cloud`), not by the library's argument (`cloud`).
+ * withIdentityFlags resolves identity settings from the arguments the flags gave, with the command
+ * line's words for them (cli/names.ts): a refused setting is named by the flag the user typed
+ * (`--os-cloud`), not by the library's argument (`cloud`).
  */
 export function withIdentityFlags<T>(args: IdentityArgs, resolve: (args: IdentityArgs) => T): T {
-  try {
-    return resolve(args);
-  } catch (e) {
-    const flag = isConfigError(e) ? FLAG_OF_ARG[e.field] : undefined;
-    if (!flag || !isConfigError(e) || e.constructor !== ConfigError || !(e.field in args)) throw e;
-    throw new ConfigError(flag, e.message.slice(e.field.length + 2), { cause: e.cause });
-  }
+  return resolve({ ...args, names: CLI_NAMES });
 }

@@ -32,6 +32,26 @@ export class ConfigError extends CostgateError {
   }
 }
 
+/**
+ * SettingNames are a caller's words for the library's settings, as errors name them: by the library's
+ * argument name (`authUrl`, `caCert`) unless the caller says otherwise. The costgate command passes its
+ * flags (`{ authUrl: "--os-auth-url", caCert: "--os-cacert" }`, cli/names.ts), so one refusal names the
+ * field its reader typed, and the fix in the same words. They travel with the transport settings.
+ *
+ * @example
+ * resolveIdentitySettings({ names: { authUrl: "--auth" } }); // ConfigError "--auth: missing; give ..."
+ */
+export type SettingNames = Readonly<Record<string, string>>;
+
+/**
+ * settingName is how `names` spells `setting`: the caller's word, else `library` (by default the setting's
+ * own name).
+ */
+export function settingName(names: SettingNames | undefined, setting: string, library = setting): string {
+  const word = names && Object.hasOwn(names, setting) ? names[setting] : undefined;
+  return typeof word === "string" && word !== "" ? word : library;
+}
+
 /** Which API an error came from. */
 export type Service = "identity" | "billing" | "webhook";
 

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "./errors";
+import { ConfigError, type SettingNames, settingName } from "./errors";
 import type { Assert, Exact } from "./exact";
 import { readBounded } from "./files";
 import type { RetryOptions, Timeouts, TransportOptions } from "./http";
@@ -43,6 +43,8 @@ export interface IdentityArgs {
   timeouts?: Timeouts;
   /** Retries (like `--retries`); `false` turns them off. */
   retry?: RetryOptions | false;
+  /** How errors name these settings: their names here unless the caller says otherwise (errors.ts). */
+  names?: SettingNames;
 }
 
 /** IdentitySettings are resolved, validated settings: an address, an auth method and transport options. */
@@ -54,7 +56,7 @@ export interface IdentitySettings {
   interface?: string;
 }
 
-type Fields = Omit<IdentityArgs, "timeouts" | "retry" | "cloud">;
+type Fields = Omit<IdentityArgs, "timeouts" | "retry" | "cloud" | "names">;
 
 /** The environment variables of each field (identity/fields.ts), first found wins. */
 const ENV_NAMES = Object.fromEntries(
@@ -62,7 +64,9 @@ const ENV_NAMES = Object.fromEntries(
 ) as unknown as Record<keyof Fields, readonly string[]>;
 
 /** The field list names every identity argument, and nothing else. */
-type _EveryField = Assert<Exact<IdentityFieldName, Exclude<keyof IdentityArgs, "timeouts" | "retry">>>;
+type _EveryField = Assert<
+  Exact<IdentityFieldName, Exclude<keyof IdentityArgs, "timeouts" | "retry" | "names">>
+>;
 
 /** The clouds.yaml `auth:` key of each field that has one (identity/fields.ts). */
 const CLOUD_AUTH_KEYS = Object.fromEntries(
@@ -272,14 +276,17 @@ function namedBySource<T>(fn: () => T, sourceOf: (field: string) => string): T {
 }
 
 function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
-  const { timeouts, retry, cloud: argCloud, ...explicit } = args;
+  const { timeouts, retry, cloud: argCloud, names, ...explicit } = args;
   const envFields = fromEnv(env);
   const cloud = argCloud ?? env["OS_CLOUD"];
-  // the library's argument is `cloud`; the command line renames it to --os-cloud
-  const cloudFields = cloud ? fromCloudsYaml(cloud, env, argCloud !== undefined ? "cloud" : "OS_CLOUD") : {};
+  const cloudFields = cloud
+    ? fromCloudsYaml(cloud, env, argCloud !== undefined ? settingName(names, "cloud") : "OS_CLOUD")
+    : {};
+  // a value the caller gave is named in the caller's words (`authUrl`, or the command line's --os-auth-url)
   const sourceOf = (field: string): string => {
     const key = field as keyof Fields;
-    if (!(key in ENV_NAMES) || explicit[key] !== undefined) return field;
+    if (!(key in ENV_NAMES)) return field;
+    if (explicit[key] !== undefined) return settingName(names, field);
     const named = ENV_NAMES[key].find((n) => env[n] !== undefined && env[n] !== "");
     if (named && envFields[key] !== undefined) return named;
     const cloudKey = CLOUD_AUTH_KEYS[key];
@@ -288,9 +295,10 @@ function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
   };
   const f = merge(explicit, envFields, cloudFields);
   if (!f.authUrl) {
+    const authUrl = settingName(names, "authUrl");
     throw new ConfigError(
-      "authUrl",
-      "missing; give the identity address (--os-auth-url, authUrl, or OS_AUTH_URL), or name a cloud of clouds.yaml (OS_CLOUD)",
+      authUrl,
+      `missing; give the identity address (${authUrl} or OS_AUTH_URL), or name a cloud of clouds.yaml (${settingName(names, "cloud")} or OS_CLOUD)`,
     );
   }
   const authUrl = normalizeAuthUrl(f.authUrl, sourceOf("authUrl"));
@@ -299,6 +307,7 @@ function endpointOf(args: IdentityArgs, env: NodeJS.ProcessEnv) {
   if (f.insecure) transport.insecure = true;
   if (timeouts) transport.timeouts = timeouts;
   if (retry !== undefined) transport.retry = retry;
+  if (names) transport.names = names;
   return { f, authUrl, transport, sourceOf };
 }
 
@@ -325,6 +334,8 @@ export interface BillingArgs {
   timeouts?: Timeouts;
   /** Retries (like `--retries`); `false` turns them off. */
   retry?: RetryOptions | false;
+  /** How errors name these settings: their names here unless the caller says otherwise (errors.ts). */
+  names?: SettingNames;
 }
 
 /** A source of stack configuration, such as `new pulumi.Config("costgate")`. */
@@ -346,9 +357,12 @@ export function resolveBillingSettings(
   const baseUrl = pick(args.billingUrl, "billingUrl", "COSTGATE_BILLING_URL");
   const token = pick(args.billingToken, "billingToken", "COSTGATE_BILLING_TOKEN");
   if (!baseUrl) {
+    const billingUrl = settingName(args.names, "billingUrl");
+    // stack config is a Pulumi program's source; a caller that renames the setting reads none
+    const stack = billingUrl === "billingUrl" ? ", costgate:billingUrl" : "";
     throw new ConfigError(
-      "billingUrl",
-      "missing; give the billing base address (--billing-url, billingUrl, costgate:billingUrl or COSTGATE_BILLING_URL); costgate adds /bill/graphql",
+      billingUrl,
+      `missing; give the billing base address (${billingUrl}${stack} or COSTGATE_BILLING_URL); costgate adds /bill/graphql`,
     );
   }
   if (!token) {
@@ -363,5 +377,6 @@ export function resolveBillingSettings(
   if (args.insecure || truthy(env["OS_INSECURE"] ?? "")) transport.insecure = true;
   if (args.timeouts) transport.timeouts = args.timeouts;
   if (args.retry !== undefined) transport.retry = args.retry;
+  if (args.names) transport.names = args.names;
   return { baseUrl, token, transport };
 }

@@ -16,6 +16,7 @@ import { safeJson } from "../../provider/text";
 import { plural } from "../../provider/words";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
+import { flag } from "../names";
 import type { CostOptions } from "../options/cost";
 import { cell, findingLine, findingsTable } from "../report/findings";
 import { appendSummary } from "../summary";
@@ -84,7 +85,7 @@ export async function costCommand(o: CostOptions): Promise<number> {
 
   // everything is checked: now the preview
   const { text, source } = await readPreview(o.preview, o.limit);
-  const cost = priceDigest(parseDigest(text, source), card);
+  const cost = priceDigest(parseDigest(text, source, flag("preview")), card);
   const { hours, monthEnd } = hoursLeftInMonth(now);
   const perDay = new Big(cost.totals.monthlyDelta).times(12).div(365);
   const result: CostResult = {

@@ -11,6 +11,7 @@ import type { RequestBudget } from "../../provider/http";
 import type { BillingArgs } from "../../provider/settings";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
+import { CLI_NAMES, flag } from "../names";
 import { FLAG_NAMES, parseCommandLinePeriod } from "../period-flags";
 import { transportArgsFrom } from "../transport-options";
 import { type Flags, text, wholeNumber } from "./parse";
@@ -28,7 +29,7 @@ export interface EndpointOptions {
  */
 export function endpointOptions(o: Flags): EndpointOptions {
   const runBudget = runBudgetFrom(o);
-  const args: BillingArgs = transportArgsFrom(o);
+  const args: BillingArgs = { ...transportArgsFrom(o), names: CLI_NAMES };
   const url = text(o, "billingUrl");
   if (url !== undefined) args.billingUrl = url;
   const caCert = text(o, "osCacert");
@@ -43,12 +44,12 @@ export function endpointOptions(o: Flags): EndpointOptions {
  * the endpoint's transport settings, not in module state.
  */
 export function runBudgetFrom(o: Flags): RequestBudget {
-  const flag = text(o, "maxRequests");
+  const given = text(o, "maxRequests");
   const env = process.env["COSTGATE_MAX_REQUESTS"];
-  const [raw, setting] = flag !== undefined ? [flag, "--max-requests"] : [env, "COSTGATE_MAX_REQUESTS"];
-  if (raw === undefined || raw.trim() === "")
-    return { limit: DEFAULT_RUN_REQUESTS, used: 0, setting: "--max-requests" };
-  const example = setting === "--max-requests" ? "--max-requests 1000" : "COSTGATE_MAX_REQUESTS=1000";
+  const cap = flag("maxRequests");
+  const [raw, setting] = given !== undefined ? [given, cap] : [env, "COSTGATE_MAX_REQUESTS"];
+  if (raw === undefined || raw.trim() === "") return { limit: DEFAULT_RUN_REQUESTS, used: 0, setting: cap };
+  const example = setting === cap ? `${cap} 1000` : "COSTGATE_MAX_REQUESTS=1000";
   return { limit: wholeNumber(raw, setting, 1, example), used: 0, setting };
 }
 

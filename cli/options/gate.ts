@@ -21,10 +21,11 @@ import { type CostgateConfig, readCostgateConfig } from "../../provider/budget/c
 import { resolveTargets, type Target } from "../../provider/budget/targets";
 import type { Level, RuleName } from "../../provider/budget/types";
 import { dayStart } from "../../provider/calendar";
-import { isConfigError } from "../../provider/errors";
+import { isConfigError, settingName } from "../../provider/errors";
 import { readDecimal } from "../../provider/numbers";
 import { UsageError } from "../errors";
 import { inputLimitFrom } from "../files";
+import { CLI_NAMES } from "../names";
 import { summaryPathFrom } from "../summary";
 import { type EndpointOptions, endpointOptions } from "./billing";
 import { decimal, type Flags, text } from "./parse";
@@ -49,17 +50,21 @@ export function day(v: unknown, flag: string, now: Date): string {
 
 const LEVELS = ["mandatory", "advisory", "disabled"];
 
-/** The flag of each budget setting. */
-const BUDGET_FLAGS = {
-  minBalance: "--min-balance",
-  monthlyBudget: "--monthly-budget",
-  minRunwayDays: "--min-runway-days",
-  spikeFactor: "--spike-factor",
-} as const satisfies Partial<Record<keyof BudgetConfig, string>>;
+/** The budget settings read as decimals, each by its flag (cli/names.ts). */
+const DECIMAL_SETTINGS = [
+  "minBalance",
+  "monthlyBudget",
+  "minRunwayDays",
+  "spikeFactor",
+] as const satisfies readonly (keyof BudgetConfig)[];
 
-/** flagOf names the flag of a budget setting (`minBalance` → `--min-balance`, `levels.x` → `--level x`). */
+/**
+ * flagOf names the flag of a budget setting from the one table (cli/names.ts: `minBalance` →
+ * `--min-balance`); `levels.x` is `--level x`, and a setting without a flag is named as it is spelled.
+ */
 export function flagOf(field: string): string {
-  return `--${field.replace(/^levels\./, "level ").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (field.startsWith("levels.")) return `--level ${field.slice("levels.".length)}`;
+  return settingName(CLI_NAMES, field, `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
 }
 
 /**
@@ -85,8 +90,7 @@ export function budgetFlags(o: Flags): BudgetConfig {
     levels[rule as RuleName] = level as Level;
   }
   const config: Record<string, unknown> = {};
-  for (const [key, flag] of Object.entries(BUDGET_FLAGS))
-    if (o[key] !== undefined) config[key] = decimal(o[key], flag);
+  for (const key of DECIMAL_SETTINGS) if (o[key] !== undefined) config[key] = decimal(o[key], flagOf(key));
   if (o["includeBonuses"] === true) config["includeBonuses"] = true;
   if (typeof o["quantile"] === "string") config["quantile"] = o["quantile"];
   if (Object.keys(levels).length > 0) config["levels"] = levels;

@@ -43,6 +43,11 @@ export interface CommonConfig {
   onBillingError?: "fail" | "advise";
   /** Timeout of each billing request, in seconds. Default 20. */
   timeoutSeconds?: number;
+  /**
+   * Days of billing the run reads for each project: the longest window of any enabled policy
+   * (`costgate policy-config` writes it), so one read serves them all. Default: this policy's own.
+   */
+  historyDays?: number;
   /** Prices of planned resources; see cost.ts. */
   rateCard?: RateCard;
   /** The currency named after each message, e.g. EUR. */
@@ -69,6 +74,13 @@ const PACK_ONLY: Properties = {
     maximum: 300,
     default: COMMON_DEFAULTS.timeoutSeconds,
     description: "Timeout of each billing request, in seconds.",
+  },
+  historyDays: {
+    type: "integer",
+    minimum: 1,
+    maximum: 366,
+    description:
+      "Days of billing the run reads for each project: the longest trailingDays or spikeWindowDays of any enabled policy (costgate policy-config writes it), so one read serves every policy.",
   },
 };
 
@@ -139,7 +151,7 @@ export interface TargetSources {
 }
 
 /** The pack's settings that are not the config file's: taken off before the file's schema reads the rest. */
-const PACK_KEYS = ["onBillingError", "timeoutSeconds", "enforcementLevel"];
+const PACK_KEYS = ["onBillingError", "timeoutSeconds", "historyDays", "enforcementLevel"];
 
 /**
  * asFileConfig is a policy's config as the config file would say it: without the pack's own settings,

@@ -1,6 +1,6 @@
 /**
  * Billing data for the pack: one fetch per project and product per run (one AnalyzeStack call), with
- * a timeout, shared by every policy. Policies cannot see data sources or read resources (PULUMI-NOTES.md), so the pack
+ * a timeout, shared by every policy, each of which takes the days it needs. Policies cannot see data sources or read resources (PULUMI-NOTES.md), so the pack
  * reads billing itself, with `COSTGATE_BILLING_URL` and `COSTGATE_BILLING_TOKEN` from the environment.
  */
 import type { ProjectBalance, ProjectConsumption } from "costgate/billing";
@@ -62,39 +62,64 @@ export function jsonKey(...parts: unknown[]): string | undefined {
 }
 
 /**
- * projectData fetches once per run; errors become a ProjectData the policies report. The days read are
- * those `config` needs (its `trailingDays` and `spikeWindowDays`, at most 366, and the forecast model's
- * history): a later policy of the run that looks further back than the read reads once more, the longer
- * window; any other reuses it.
+ * readWindow is what the run reads for a project: the policy's own window, stretched to `historyDays`
+ * (the longest window of any enabled policy, which `costgate policy-config` writes into each: a policy
+ * sees only its own config, and the SDK runs them one after the other).
  */
-export function projectData(
+function readWindow(config: BudgetConfig, historyDays: number | undefined): BudgetConfig {
+  const window: BudgetConfig = { trailingDays: config.trailingDays, spikeWindowDays: config.spikeWindowDays };
+  if (historyDays !== undefined) window.trailingDays = Math.max(config.trailingDays ?? 0, historyDays);
+  return window;
+}
+
+/**
+ * projectData fetches once per run; errors become a ProjectData the policies report. The run reads the
+ * days the longest window needs (`historyDays`, else this policy's `trailingDays` and `spikeWindowDays`,
+ * and the forecast model's history), and each policy gets the days its own config would have read, so a
+ * policy judges the same data whichever policy read first. A policy that looks further back than the
+ * run's read (a config `costgate policy-config` did not write) reads once more, the longer window.
+ */
+export async function projectData(
   projectId: number,
   product: string | number,
   timeoutSeconds: number,
   config: BudgetConfig = {},
+  historyDays?: number,
 ): Promise<ProjectData> {
   const key = `${projectId}:${product}`;
   const now = new Date();
-  const from = checkPeriodStart(now, config);
+  const window = readWindow(config, historyDays);
+  const from = checkPeriodStart(now, window);
   const cached = runs.get(key);
-  if (cached && cached.from <= from) return cached.read;
-  const window = { trailingDays: config.trailingDays, spikeWindowDays: config.spikeWindowDays };
-  const read = (async (): Promise<ProjectData> => {
-    try {
-      const s = resolveBillingSettings({
-        timeouts: { totalMs: timeoutSeconds * 1000, headersMs: timeoutSeconds * 1000 },
-      });
-      const data = await fetchProjectData(
-        { baseUrl: s.baseUrl, token: s.token, transport: s.transport },
-        { projectId, product, now, config: window },
-      );
-      return { ok: true, ...data, now };
-    } catch (e) {
-      return { ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
-  })();
-  runs.set(key, { from, read });
-  return read;
+  let read: Promise<ProjectData>;
+  if (cached && cached.from <= from) read = cached.read;
+  else {
+    read = (async (): Promise<ProjectData> => {
+      try {
+        const s = resolveBillingSettings({
+          timeouts: { totalMs: timeoutSeconds * 1000, headersMs: timeoutSeconds * 1000 },
+        });
+        const data = await fetchProjectData(
+          { baseUrl: s.baseUrl, token: s.token, transport: s.transport },
+          { projectId, product, now, config: window },
+        );
+        return { ok: true, ...data, now };
+      } catch (e) {
+        return { ok: false, error: e instanceof Error ? e.message : String(e) };
+      }
+    })();
+    runs.set(key, { from, read });
+  }
+  return ownDays(await read, config);
+}
+
+/** ownDays is `data` cut to the days `config` alone would have read at the time of the read. */
+function ownDays(data: ProjectData, config: BudgetConfig): ProjectData {
+  if (!data.ok) return data;
+  const from = checkPeriodStart(data.now, config);
+  const items = data.consumption.items;
+  if (items.length === 0 || (items[0]?.day ?? "") >= from) return data;
+  return { ...data, consumption: { ...data.consumption, items: items.filter((d) => d.day >= from) } };
 }
 
 /** failures lists the projects whose billing could not be read in this run. */

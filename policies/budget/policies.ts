@@ -139,6 +139,7 @@ function withDefaults(config: CommonConfig) {
     product: packProduct(config),
     onError: config.onBillingError ?? COMMON_DEFAULTS.onBillingError,
     timeout: config.timeoutSeconds ?? COMMON_DEFAULTS.timeoutSeconds,
+    historyDays: config.historyDays,
   };
 }
 
@@ -167,7 +168,7 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
     policyStarts(order);
     const report = cleanReport(dirty);
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
-    const { product, onError, timeout } = withDefaults(config);
+    const { product, onError, timeout, historyDays } = withDefaults(config);
     let cost: ReturnType<typeof priceChange> | undefined;
     try {
       const prices = priced ? runPrices(config.rateCard) : undefined;
@@ -180,7 +181,7 @@ function validateRule(rule: BudgetRule, priced: boolean, order: number) {
     const targets = targetsOrNone(args, config, report, rule.threshold);
     for (const target of targets) {
       if (unconfigured(rule.name, rule.threshold, target, report)) continue;
-      const data = await projectData(target.projectId, product, timeout, target.config);
+      const data = await projectData(target.projectId, product, timeout, target.config, historyDays);
       if (!data.ok) {
         if (onError === "fail") {
           report(
@@ -261,7 +262,7 @@ export const billingAvailable: StackValidationPolicy = {
     const report = cleanReport(dirty);
     // Runs last: the projects the other policies read are known, and so are their failures.
     const config = args.getConfig<CommonConfig & Record<string, unknown>>();
-    const { product, timeout } = withDefaults(config);
+    const { product, timeout, historyDays } = withDefaults(config);
     let own: ProjectTarget[] = [];
     try {
       own = runTargets(args, config);
@@ -269,7 +270,7 @@ export const billingAvailable: StackValidationPolicy = {
       if (!isConfigError(e)) throw e;
     }
     for (const target of own) {
-      await projectData(target.projectId, product, timeout, target.config);
+      await projectData(target.projectId, product, timeout, target.config, historyDays);
     }
     for (const f of await failures()) {
       report(

@@ -390,8 +390,9 @@ const PACK_RULES = Object.values(RULE_INFO);
 /**
  * policyPackConfig turns a configuration into the `--policy-pack-config` file Pulumi reads: each
  * budget policy gets the projects (or none, so that it reads `COSTGATE_PROJECT_ID` at run time), the
- * product and its thresholds; a policy whose threshold no project sets is disabled — the file did not
- * ask for it. A file that sets no threshold at all is refused: that pack would gate nothing.
+ * product and its thresholds, and `historyDays`, the longest window any project sets (a policy sees
+ * only its own config: with it, the pack's one read per project serves them all); a policy whose
+ * threshold no project sets is disabled — the file did not ask for it. A file that sets no threshold at all is refused: that pack would gate nothing.
  */
 export function policyPackConfig(c: CostgateConfig): Record<string, Record<string, unknown>> {
   const perProject = c.projects ? resolveProjects({ file: c, env: {} }).targets : undefined;
@@ -402,6 +403,9 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
       "none is set, so the pack would let every deployment through: set minBalance, monthlyBudget or minRunwayDays",
     );
   }
+  // the longest window any project sets: each enabled policy reads that much, so the pack reads once
+  const windows = all.flatMap((p) => [p.config.trailingDays ?? 0, p.config.spikeWindowDays ?? 0]);
+  const historyDays = Math.max(0, ...windows);
   const out: Record<string, Record<string, unknown>> = {};
   for (const info of PACK_RULES) {
     const { name: rule, defaultLevel } = info;
@@ -418,6 +422,7 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
       enforcementLevel: level(wanted[0]!) ?? defaultLevel,
     };
     if (c.product !== undefined) entry["product"] = c.product;
+    if (historyDays > 0) entry["historyDays"] = historyDays;
     // the rules a priced change moves: those that take an extra daily cost
     if (c.rateCard && (info.settings as readonly string[]).includes("extraDailyCost"))
       entry["rateCard"] = c.rateCard;
@@ -434,6 +439,6 @@ export function policyPackConfig(c: CostgateConfig): Record<string, Record<strin
     }
     out[rule] = entry;
   }
-  out["billing-available"] = { enforcementLevel: "advisory" };
+  out["billing-available"] = { enforcementLevel: "advisory", ...(historyDays > 0 ? { historyDays } : {}) };
   return out;
 }

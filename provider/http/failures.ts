@@ -2,7 +2,14 @@
  * What an attempt that produced no whole response ended with, and the error a person reads about it:
  * which phase timed out, whether the endpoint or the proxy could not be reached, what a TLS code means.
  */
-import { NetworkError, type RequestInfo, ResponseError, TimeoutError } from "../errors";
+import {
+  NetworkError,
+  type RequestInfo,
+  ResponseError,
+  type SettingNames,
+  settingName,
+  TimeoutError,
+} from "../errors";
 import { endpointText } from "../text";
 import type { Timeouts } from "./options";
 import type { ProxyChoice } from "./proxy";
@@ -74,6 +81,7 @@ export function toError(
   attempts: number,
   maxBytes: number,
   proxy?: ProxyChoice,
+  names?: SettingNames,
 ): NetworkError | ResponseError {
   const what = `${info.method} ${info.url}`;
   const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
@@ -128,7 +136,7 @@ export function toError(
   } else if (proxy && f.code && CONNECT_CODES.has(f.code)) {
     message = `cannot reach the proxy ${proxy.shown} (${proxy.from}) for the ${info.service} endpoint (${reason}): ${what}${tries} — check ${proxy.from}, or add the host to NO_PROXY to connect directly`;
   } else {
-    message = `cannot reach the ${info.service} endpoint${viaText(proxy)} (${reason}): ${what}${tries}${tlsHint(f.code, e)}`;
+    message = `cannot reach the ${info.service} endpoint${viaText(proxy)} (${reason}): ${what}${tries}${tlsHint(f.code, e, names)}`;
   }
   return new NetworkError(message, { request: info, cause: e });
 }
@@ -143,8 +151,11 @@ function hasUserInfo(url: string): boolean {
   }
 }
 
-/** tlsHint says what a certificate error code (DEPTH_ZERO_SELF_SIGNED_CERT, ...) means and what to do. */
-function tlsHint(code: string | undefined, cause?: unknown): string {
+/**
+ * tlsHint says what a certificate error code (DEPTH_ZERO_SELF_SIGNED_CERT, ...) means and what to do,
+ * naming the settings in the caller's words (`caCert`, or the command line's --os-cacert).
+ */
+function tlsHint(code: string | undefined, cause?: unknown, names?: SettingNames): string {
   // https:// to a server speaking plain HTTP: OpenSSL reads its answer as a bad TLS record
   const said = cause instanceof Error ? cause.message : "";
   if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || (code === "EPROTO" && /wrong version number/i.test(said))) {
@@ -154,7 +165,7 @@ function tlsHint(code: string | undefined, cause?: unknown): string {
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
     return " — TLS certificate verification failed: the certificate does not name this host; use the host name it was issued for";
   }
-  return " — TLS certificate verification failed — trust the CA with OS_CACERT (--os-cacert) or, for testing only, --insecure";
+  return ` — TLS certificate verification failed — trust the CA with OS_CACERT (${settingName(names, "caCert")}) or, for testing only, ${settingName(names, "insecure", "insecure: true")}`;
 }
 
 /** sizeText writes a byte count as "16 MiB" when it is a whole number of MiB, else "1000 bytes". */

@@ -3,7 +3,7 @@
  * and how those settings are merged over `COSTGATE_RETRIES` / `COSTGATE_TIMEOUT_MS` and the defaults.
  */
 
-import { ConfigError } from "../errors";
+import { ConfigError, type SettingNames } from "../errors";
 import { readWhole } from "../numbers";
 
 /**
@@ -65,7 +65,7 @@ export interface RetryOptions {
 export interface TransportOptions {
   /** Path to a PEM bundle of CA certificates to trust (like `OS_CACERT`); also used for an https:// proxy. */
   caCert?: string;
-  /** Skip TLS verification of the endpoint (like `--insecure`). Warns once per process. */
+  /** Skip TLS verification of the endpoint (like `OS_INSECURE`). Warns once per process. */
   insecure?: boolean;
   /**
    * The forward proxy: a URL (`http://user:password@proxy:3128`; no scheme means `http://`), or `false`
@@ -87,15 +87,19 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /**
    * A cap shared by the requests given it: every attempt counts, and one past `limit` is not sent (a
-   * LimitError naming `setting` instead). The command line gives one to each run (`--max-requests`).
+   * LimitError naming `setting` instead).
    */
   requestBudget?: RequestBudget;
   /**
-   * A second cap, over a whole run: the command line makes one per command run (`--max-requests`) and
-   * passes it down with the endpoint's settings, so it travels with every request of that run and with
+   * A second cap, over a whole run: a caller (the command line) makes one per run and passes it down with the endpoint's settings, so it travels with every request of that run and with
    * no other. Counted besides {@link requestBudget}; copies of these options share it.
    */
   runBudget?: RequestBudget;
+  /**
+   * How errors name the caller's settings (`caCert`, `insecure` unless it says otherwise; errors.ts):
+   * the costgate command passes its flags.
+   */
+  names?: SettingNames;
 }
 
 /** RequestBudget caps how many requests (attempts) are sent under it. */
@@ -103,7 +107,7 @@ export interface RequestBudget {
   limit: number;
   /** Attempts sent so far. */
   used: number;
-  /** The setting that sets `limit`, as the error names it: `maxRequests`, `--max-requests`. */
+  /** The setting that sets `limit`, as the error names it, in the caller's words (`maxRequests`). */
   setting: string;
 }
 

@@ -3,7 +3,15 @@
  * Callers decide what a status means.
  */
 import type { Dispatcher } from "undici";
-import { ConfigError, LimitError, type NetworkError, type RequestInfo, type ResponseError } from "../errors";
+import {
+  ConfigError,
+  LimitError,
+  type NetworkError,
+  type RequestInfo,
+  type ResponseError,
+  type SettingNames,
+  settingName,
+} from "../errors";
 import { cleanText, endpointText, rememberSecret } from "../text";
 import { redactUrl } from "./bodies";
 import { dispatcherFor } from "./dispatcher";
@@ -45,11 +53,11 @@ export function onEmulatorAnswer(listener: ((origin: string) => void) | undefine
 let warnedPlain = false;
 
 /** warnPlainTls says once that TLS settings do nothing for an http:// URL (no TLS there to verify). */
-function warnPlainTls(info: RequestInfo): void {
+function warnPlainTls(info: RequestInfo, names: SettingNames | undefined): void {
   if (warnedPlain) return;
   warnedPlain = true;
   process.emitWarning(
-    `the ${info.service} URL is http://, so the CA bundle (OS_CACERT) and insecure (OS_INSECURE, --insecure) have no effect: nothing is encrypted or verified there; use https://`,
+    `the ${info.service} URL is http://, so the CA bundle (OS_CACERT, ${settingName(names, "caCert")}) and insecure (OS_INSECURE, ${settingName(names, "insecure")}) have no effect: nothing is encrypted or verified there; use https://`,
     "CostgateTlsWarning",
   );
 }
@@ -279,7 +287,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
     throw new ConfigError("maxResponseBytes", `must be a positive whole number of bytes (got ${maxBytes})`);
   }
   if (target.url.protocol === "http:" && (req.transport?.insecure || req.transport?.caCert))
-    warnPlainTls(info);
+    warnPlainTls(info, req.transport?.names);
   const proxy: ProxyChoice | undefined = proxyFor(target.url, req.transport?.proxy);
   const signal = req.transport?.signal;
   const idempotent = req.idempotent ?? (req.method === "GET" || req.method === "HEAD");
@@ -333,7 +341,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
         const rid = requestId === undefined ? "" : ` (${endpointText(requestId, [], 128)})`;
         log(`<- ${raw.status} ${info.method} ${info.url} in ${ms} ms${rid}`);
       } else {
-        log(`!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy).message} after ${ms} ms`);
+        log(
+          `!! ${toError(outcome.failure, info, t, 1, maxBytes, proxy, req.transport?.names).message} after ${ms} ms`,
+        );
       }
     }
     const reason = retryReason(
@@ -365,7 +375,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       );
     }
     if ("failure" in outcome)
-      throw toError(outcome.failure, info, t, n, maxBytes, proxy) as NetworkError | ResponseError;
+      throw toError(outcome.failure, info, t, n, maxBytes, proxy, req.transport?.names) as
+        | NetworkError
+        | ResponseError;
     const { repeated, ...raw } = outcome.raw;
     // an issued token (X-Subject-Token) is a secret of the run from now on
     for (const [k, v] of Object.entries(raw.headers)) {

@@ -2,8 +2,9 @@
  * The token body Keystone returns from POST and GET /v3/auth/tokens (Keystone API reference,
  * "Password authentication with scoped authorization" response), normalized for users.
  */
-import { z } from "zod";
+import type * as Zod from "zod";
 import { perProcess } from "../once";
+import { zod } from "../zod";
 
 // Every field costgate stores or prints is checked here: a bounded length, no control characters,
 // times in Keystone's ISO 8601 form, catalog URLs that are http(s) without credentials. A message
@@ -20,18 +21,23 @@ export const MAX_LIST = 1_000;
 
 // C0/C1 controls, line and paragraph separators, bidirectional overrides and isolates
 const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+// zod is required when the schema is first built (provider/zod.ts), not when this module loads
 const text = (max = MAX_NAME_CHARS) =>
-  z
+  zod()
     .string({ error: "must be a string" })
     .max(max, { error: `is longer than ${max} characters` })
     .refine((s) => !UNSAFE.test(s), { error: "has control characters" });
 const id = () => text().min(1, { error: "is empty" });
 const word = (max = 64) =>
-  z.string({ error: "must be a string" }).regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${max}}$`), {
-    error: `must be 1 to ${max} letters, digits or _ . : -`,
-  });
-const list = <T extends z.ZodType>(item: T, max = MAX_LIST) =>
-  z.array(item, { error: "must be a list" }).max(max, { error: `has more than ${max} entries` });
+  zod()
+    .string({ error: "must be a string" })
+    .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${max}}$`), {
+      error: `must be 1 to ${max} letters, digits or _ . : -`,
+    });
+const list = <T extends Zod.z.ZodType>(item: T, max = MAX_LIST) =>
+  zod()
+    .array(item, { error: "must be a list" })
+    .max(max, { error: `has more than ${max} entries` });
 
 /** ISO 8601 as Keystone writes it (`2026-11-24T10:00:00.000000Z`), or with a numeric offset. */
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
@@ -55,7 +61,7 @@ export function parseKeystoneTime(raw: string): number | undefined {
 }
 
 const time = () =>
-  z
+  zod()
     .string({ error: "must be a string" })
     .max(64, { error: "is not a time" })
     .refine((s) => parseKeystoneTime(s) !== undefined, {
@@ -78,10 +84,12 @@ export function catalogUrlProblem(raw: string): string | undefined {
 }
 
 const catalogUrl = () =>
-  z.string({ error: "must be a string" }).superRefine((s, ctx) => {
-    const problem = catalogUrlProblem(s);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+  zod()
+    .string({ error: "must be a string" })
+    .superRefine((s, ctx) => {
+      const problem = catalogUrlProblem(s);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
 
 /**
  * @internal tokenBodySchema is `{ token: {...} }` as Keystone sends it, built once per process at the first
@@ -90,6 +98,7 @@ const catalogUrl = () =>
 export const tokenBodySchema = () => perProcess(buildTokenBodySchema);
 
 function buildTokenBodySchema() {
+  const z = zod();
   const Ref = z.object({ id: id(), name: text().optional() });
   const DomainRef = Ref;
 
@@ -197,7 +206,7 @@ function ref(r: { id: string; name?: string; domain?: { id: string; name?: strin
 }
 
 /** toTokenInfo turns a parsed body into TokenInfo (no undefined inside arrays, JSON-safe). @internal */
-export function toTokenInfo(body: z.infer<ReturnType<typeof tokenBodySchema>>): TokenInfo {
+export function toTokenInfo(body: Zod.z.infer<ReturnType<typeof tokenBodySchema>>): TokenInfo {
   const t = body.token;
   const info: TokenInfo = {
     expiresAt: isoTime(t.expires_at),

@@ -37,14 +37,14 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * parseDigest reads the text of `pulumi preview --json`. `source` names it in errors (a file name, or
- * "standard input"). Not JSON, a truncated file, or JSON that is not a preview digest throw a ConfigError
+ * "standard input"), and `field` the setting that gave it, in the caller's words (the command line's
+ * `--preview`). Not JSON, a truncated file, or JSON that is not a preview digest throw a ConfigError
  * that says which and how to get a digest.
  *
  * @example
  * const digest = parseDigest(readFileSync("preview.json", "utf8"), "preview.json");
  */
-export function parseDigest(text: string, source = "the preview"): PreviewDigest {
-  const field = "--preview";
+export function parseDigest(text: string, source = "the preview", field = "preview"): PreviewDigest {
   const how = "write it with `pulumi preview --json > preview.json`";
   if (text.trim() === "") throw new ConfigError(field, `${source} is empty; ${how}`);
   let value: unknown;

@@ -5,8 +5,8 @@
  * named by a hash of its URL, never by the URL (a Slack webhook's path is its credential).
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import { ConfigError } from "../errors";
+import { zod } from "../zod";
 import { type AlertState, emptyAlertState, type Notification } from "./alerts";
 
 /** The most notifications kept undelivered; past it the oldest are dropped (and counted). */
@@ -41,7 +41,9 @@ export function emptyWatchState(): WatchState {
   return { version: 1, ...emptyAlertState(), outbox: [] };
 }
 
+/** stateSchema is built at a state file's read: zod is required then (provider/zod.ts), not at load. */
 function stateSchema() {
+  const z = zod();
   const level = z.enum(["mandatory", "advisory", "disabled"]);
   const figure = z.union([z.number(), z.string(), z.boolean(), z.null()]);
   const notification = z.object({

@@ -11,7 +11,7 @@ import { type ProductId, productName } from "../billing/products";
 import type { Target } from "../budget/targets";
 import type { Evaluation } from "../budget/types";
 import { checkProject } from "../check";
-import { isConfigError, isLimitError } from "../errors";
+import { isConfigError, isLimitError, settingName } from "../errors";
 import type { TransportOptions } from "../http";
 import { cleanText } from "../text";
 import { judgeAlerts, type Notification } from "./alerts";
@@ -26,7 +26,7 @@ export interface WatcherOptions {
   product: ProductId;
   /** Projects read at once. */
   concurrency: number;
-  /** Requests one cycle may send, retries included (`--max-requests`). */
+  /** Requests one cycle may send, retries included; errors name it as the endpoint's `names` say. */
   requestsPerCycle: number;
   metrics: WatchMetrics;
   state: WatchState;
@@ -94,7 +94,8 @@ export class Watcher {
   async cycle(spreadMs = 0): Promise<CycleResult> {
     const o = this.o;
     const product = productName(o.product);
-    const runBudget = { limit: o.requestsPerCycle, used: 0, setting: "--max-requests" };
+    const setting = settingName(o.endpoint.transport?.names, "requestsPerCycle");
+    const runBudget = { limit: o.requestsPerCycle, used: 0, setting };
     const ep: BillingEndpoint = { ...o.endpoint, transport: { ...o.endpoint.transport, runBudget } };
     const limit = pLimit(o.concurrency);
     const n = o.targets.length;

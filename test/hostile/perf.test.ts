@@ -235,6 +235,27 @@ describe("what a command loads at start", () => {
     expect(inPackage(r.files, "undici")).toEqual([]);
     expect(inPackage(r.files, "zod")).toEqual([]);
   });
+
+  it("watch --once without a state file loads no zod; the state and token schemas require it only when built", async () => {
+    const env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+    const r = await loads(["watch", "--once", "--project-id", "4242", "--min-balance", "1"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.files.some((f) => /watch\/state\.js$/.test(f))).toBe(true);
+    expect(inPackage(r.files, "zod")).toEqual([]);
+    // loading the modules that hold the schemas pays nothing; reading a state file builds one
+    const dist = resolve(__dirname, "../../dist/provider");
+    const probe = `const s = require(${JSON.stringify(`${dist}/watch/state.js`)});
+require(${JSON.stringify(`${dist}/identity/results.js`)});
+const zod = () => Object.keys(require.cache).filter((f) => f.includes("/node_modules/zod/")).length;
+const before = zod();
+s.parseWatchState('{"version": 1, "firing": {}, "readErrors": {}, "outbox": []}', "--state");
+process.stdout.write(JSON.stringify([before, zod()]));`;
+    const [before, after] = JSON.parse(
+      execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }),
+    ) as [number, number];
+    expect(before).toBe(0);
+    expect(after).toBeGreaterThan(0);
+  });
 });
 
 // The zod schemas validateAuth was before (session 6), kept here as the reference it must agree with.
