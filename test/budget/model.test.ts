@@ -113,6 +113,25 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.dailyRate).toBeLessThan(103);
   });
 
+  it("reads a quiet weekend (a quarter of a weekday) billed on Monday as a delay, not a low weekend", () => {
+    // 100 on weekdays, 25 on weekends (a dev fleet shelved); weekends 2 and 5 weeks ago arrive on Monday
+    const start = MONDAY - 56;
+    const history = Array.from(
+      { length: 56 },
+      (_, i) => ([0, 6].includes(weekdayOf(start + i)) ? 25 : 100) * jitter(i),
+    );
+    for (const back of [14, 35]) {
+      history[56 - back - 2] = 0; // Saturday
+      history[56 - back - 1] = 0; // Sunday
+      history[56 - back] = 150 * jitter(back); // Monday, with the weekend's charges
+    }
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 6);
+    expect(f.reasons).toContainEqual({ kind: "delay", day: MONDAY - 16 });
+    // the week ahead is 5 weekdays and a weekend of 25: 550, not a weekend read lower and a Monday higher
+    expect(f.remaining!.p50).toBeGreaterThan(535);
+    expect(f.remaining!.p50).toBeLessThan(565);
+  });
+
   it("leaves a flat series flat: no step, no charge, the level", () => {
     const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 29);
