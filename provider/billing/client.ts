@@ -25,7 +25,7 @@ import {
   expectedTypes,
   type VariableTypes,
 } from "./documents";
-import { AMOUNT_BOUNDS, quoteWire, readAmount } from "./money";
+import { AMOUNT_BOUNDS, centsAmount, quoteWire, readAmount } from "./money";
 import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from "./periods";
 import { type ProductId, parseProduct, productName } from "./products";
 import { parseProjectId } from "./project-id";
@@ -255,13 +255,17 @@ export async function getBalance(
   const raw = node as { balance?: unknown; bonuses?: unknown };
   if (raw.balance === null || raw.balance === undefined)
     throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
-  const balance = wireAmount(raw.balance, "getSubscriptionBalance.balance", `project ${projectId}`, ep);
-  const bonuses = wireAmount(raw.bonuses, "getSubscriptionBalance.bonuses", `project ${projectId}`, ep);
+  const balance =
+    centsAmount(raw.balance) ??
+    wireAmount(raw.balance, "getSubscriptionBalance.balance", `project ${projectId}`, ep).toNumber();
+  const bonuses =
+    centsAmount(raw.bonuses) ??
+    wireAmount(raw.bonuses, "getSubscriptionBalance.bonuses", `project ${projectId}`, ep).toNumber();
   return {
     projectId,
     productId,
-    balance: balance.toNumber(),
-    bonuses: bonuses.toNumber(),
+    balance,
+    bonuses,
     fetchedAt: now().toISOString(),
   };
 }
@@ -275,8 +279,28 @@ const MAX_DAY_CHARS = 64;
  * days outside the years 0000–9999 are not days: undefined.
  */
 export function normalizeDay(value: unknown): string | undefined {
+  if (typeof value === "string" && isPlainDay(value)) return value;
   const day = readDay(value);
   return day !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : undefined;
+}
+
+const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+/** Days in each month of a common year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * isPlainDay is the fast path of normalizeDay for what an answer almost always holds: `YYYY-MM-DD`, a real
+ * day of the years 0100–9999 (Date.UTC reads years 0–99 as 1900–1999: those go the long way, as does anything
+ * else). No Date is built: `check` reads a hundred projects' days.
+ */
+function isPlainDay(t: string): boolean {
+  if (t.length !== 10 || !DAY_TEXT.test(t)) return false;
+  const y = Number(t.slice(0, 4));
+  const m = Number(t.slice(5, 7));
+  const d = Number(t.slice(8, 10));
+  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
+  const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= MONTH_DAYS[m - 1]! + (leap ? 1 : 0);
 }
 
 function readDay(value: unknown): string | undefined {
@@ -331,8 +355,11 @@ async function fetchWindow(
         { request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) } },
       );
     }
-    const amount = wireAmount(own("totalAmount"), `items[${i}].totalAmount`, day, ep);
-    const bonuses = wireAmount(own("totalBonuses"), `items[${i}].totalBonuses`, day, ep);
+    // whole cents (nearly every amount) as numbers; the rest, and every refusal, through readAmount
+    const a = own("totalAmount");
+    const b = own("totalBonuses");
+    const amount = centsAmount(a) ?? wireAmount(a, `items[${i}].totalAmount`, day, ep);
+    const bonuses = centsAmount(b) ?? wireAmount(b, `items[${i}].totalBonuses`, day, ep);
     // Keep only the window's own days: windows never share a day, so none is counted twice.
     if (day >= w.fromDay && day <= w.toDay) out.push({ day, amount, bonuses });
   });
