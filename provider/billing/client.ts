@@ -6,6 +6,7 @@
 import type Big = require("big.js");
 
 import pLimit from "p-limit";
+import { dayNumber } from "../calendar";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
 import {
   describeBody,
@@ -279,28 +280,10 @@ const MAX_DAY_CHARS = 64;
  * days outside the years 0000–9999 are not days: undefined.
  */
 export function normalizeDay(value: unknown): string | undefined {
-  if (typeof value === "string" && isPlainDay(value)) return value;
+  // `YYYY-MM-DD` of a real day (nearly every answer's) is read without a Date
+  if (typeof value === "string" && dayNumber(value) !== undefined) return value;
   const day = readDay(value);
   return day !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : undefined;
-}
-
-const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
-/** Days in each month of a common year. */
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * isPlainDay is the fast path of normalizeDay for what an answer almost always holds: `YYYY-MM-DD`, a real
- * day of the years 0100–9999 (Date.UTC reads years 0–99 as 1900–1999: those go the long way, as does anything
- * else). No Date is built: `check` reads a hundred projects' days.
- */
-function isPlainDay(t: string): boolean {
-  if (t.length !== 10 || !DAY_TEXT.test(t)) return false;
-  const y = Number(t.slice(0, 4));
-  const m = Number(t.slice(5, 7));
-  const d = Number(t.slice(8, 10));
-  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
-  const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= MONTH_DAYS[m - 1]! + (leap ? 1 : 0);
 }
 
 function readDay(value: unknown): string | undefined {

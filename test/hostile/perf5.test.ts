@@ -1,8 +1,9 @@
 /**
  * The fast paths of `costgate check`'s reading of billing answers (issue 21 item 7, fourth pass), each held
  * against the slow path it stands in for: amounts of whole cents read as numbers (`centsAmount`) against
- * readAmount; a period's days summed in whole cents against big.js (`summarize`); `YYYY-MM-DD` days checked
- * without a Date against the full day reader (`normalizeDay`). Arbitrary and hostile inputs, bounded time.
+ * readAmount; a period's days summed in whole cents against big.js (`summarize`); `YYYY-MM-DD` days turned
+ * into day numbers by arithmetic against Date.UTC (`dayNumber`), and read by it against the full day reader
+ * (`normalizeDay`). Arbitrary and hostile inputs, bounded time.
  * And end to end: a hostile endpoint answering amounts in every representation at once gives, through
  * getConsumption, the summary the big.js path gives.
  */
@@ -12,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConsumption, normalizeDay } from "../../provider/billing/client";
 import { type RawDay, summarize } from "../../provider/billing/results";
-import { addDays } from "../../provider/calendar";
+import { addDays, dayNumber } from "../../provider/calendar";
 import { centsAmount, readAmount } from "../../provider/money";
 import {
   consumptionAnswer,
@@ -188,32 +189,64 @@ describe("summarize in whole cents gives what big.js gives", () => {
   });
 });
 
+/** The Date-based dayNumber that the arithmetic replaced (provider/calendar.ts before the fourth pass). */
+function dayNumberByDate(day: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d)
+    return undefined;
+  return ms / 86_400_000;
+}
+
+const digits = (n: number) => fc.stringMatching(new RegExp(`^\\d{${n}}$`));
+const dayText = fc.oneof(
+  fc.tuple(digits(4), digits(2), digits(2)).map(([y, m, d]) => `${y}-${m}-${d}`),
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 9999 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+    )
+    .map(
+      ([y, m, d]) =>
+        `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`,
+    ),
+  fc.constantFrom(
+    "2024-02-29",
+    "2023-02-29",
+    "1900-02-29",
+    "2000-02-29",
+    "0099-12-31",
+    "0100-01-01",
+    "9999-12-31",
+  ),
+  fc.string({ minLength: 10, maxLength: 10 }),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom("2026-11-24\n", "２０２６-11-24", "2026-1-24", "+02026-11-24"),
+);
+
+describe("dayNumber by arithmetic is what Date.UTC gives", () => {
+  it("for any day text, real or not, years 0000-9999, and every day of 1600-2400", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(dayText, (t) => {
+        expect(dayNumber(t)).toBe(dayNumberByDate(t));
+      }),
+      { numRuns: 10_000 },
+    );
+    for (let n = dayNumberByDate("1600-01-01")!; n <= dayNumberByDate("2400-12-31")!; n += 1) {
+      const t = new Date(n * 86_400_000).toISOString().slice(0, 10);
+      if (dayNumber(t) !== n) expect(dayNumber(t)).toBe(n);
+    }
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
 describe("normalizeDay's YYYY-MM-DD fast path reads what the full reader reads", () => {
   it("any 10-character day text, real or not, years 0000-9999: the same as the same text read the long way", () => {
-    const digits = (n: number) => fc.stringMatching(new RegExp(`^\\d{${n}}$`));
-    const dayText = fc.oneof(
-      fc.tuple(digits(4), digits(2), digits(2)).map(([y, m, d]) => `${y}-${m}-${d}`),
-      fc
-        .tuple(
-          fc.integer({ min: 0, max: 9999 }),
-          fc.integer({ min: 0, max: 13 }),
-          fc.integer({ min: 0, max: 32 }),
-        )
-        .map(
-          ([y, m, d]) =>
-            `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`,
-        ),
-      fc.constantFrom(
-        "2024-02-29",
-        "2023-02-29",
-        "1900-02-29",
-        "2000-02-29",
-        "0099-12-31",
-        "0100-01-01",
-        "9999-12-31",
-      ),
-      fc.string({ minLength: 10, maxLength: 10 }),
-    );
     const started = performance.now();
     fc.assert(
       fc.property(dayText, (t) => {
