@@ -17,7 +17,7 @@ import { reasonFiguresOf } from "./reasons";
 import type { BudgetRule, RuleContext } from "./rule";
 import { availableOf, runwayOf } from "./runway";
 import type { Series } from "./series";
-import { amountOn, checkInput, toSeries } from "./series";
+import { amountOn, checkInput, numberOn, toSeries } from "./series";
 import type { BudgetInput, Evaluation, Finding, ForecastFigures, QuantileFigures } from "./types";
 import { verdictOf } from "./verdict";
 
@@ -189,9 +189,8 @@ function modelHistoryOf(series: Series): { days: number[]; todaySoFar: number } 
       break;
     }
   }
-  if (first !== undefined)
-    for (let d = first; d < series.today; d++) days.push(amountOn(series, d).toNumber());
-  return { days, todaySoFar: amountOn(series, series.today).toNumber() };
+  if (first !== undefined) for (let d = first; d < series.today; d++) days.push(numberOn(series, d));
+  return { days, todaySoFar: numberOn(series, series.today) };
 }
 
 /**

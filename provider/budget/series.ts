@@ -22,6 +22,12 @@ export interface Series {
   amounts: Map<number, Big>;
   /** The earliest day present in the input (even with a zero amount), or `null` with no items. */
   first: number | null;
+  /**
+   * The amount as a number of the days charged by one nonzero item: that item's `totalAmount`, which is
+   * what `amounts`' decimal turns back into (see {@link numberOn}). Spares the forecast model's history a
+   * decimal-to-number conversion per day.
+   */
+  numbers?: Map<number, number>;
 }
 
 function buildInputSchema() {
@@ -115,24 +121,42 @@ export function toSeries(input: Pick<BudgetInput, "consumption" | "now">): Serie
   checkInput(input, ["consumption", "now"]);
   const today = utcDay(input.now);
   const amounts = new Map<number, Big>();
+  const numbers = new Map<number, number>();
   let first: number | null = null;
+  // a Map keeps its first insertion order: days that come in order (a billing answer's) need no sort
+  let inOrder = true;
+  let last = Number.NEGATIVE_INFINITY;
   const items: DailyCharge[] = input.consumption;
   for (const item of items) {
     const day = dayNumber(item.day) as number;
     if (day > today) continue;
     const prev = amounts.get(day);
-    // 0 + x is x in big.js for any x but a zero (whose sign the sum takes from the 0): no Big(0) per day
-    amounts.set(
-      day,
-      prev !== undefined
-        ? prev.plus(item.totalAmount)
-        : item.totalAmount !== 0
-          ? new Big(item.totalAmount)
-          : new Big(0).plus(item.totalAmount),
-    );
+    const x = item.totalAmount;
+    if (prev !== undefined) {
+      amounts.set(day, prev.plus(x));
+      numbers.delete(day);
+    } else if (x !== 0) {
+      amounts.set(day, new Big(x));
+      // Big(x) is the decimal of String(x), which reads back as x
+      numbers.set(day, x);
+    } else {
+      // 0 + x is x in big.js for any x but a zero (whose sign the sum takes from the 0)
+      amounts.set(day, new Big(0).plus(x));
+    }
+    if (day < last) inOrder = false;
+    last = day;
     if (first === null || day < first) first = day;
   }
-  return { today, amounts: new Map([...amounts].sort((a, b) => a[0] - b[0])), first };
+  const sorted = inOrder ? amounts : new Map([...amounts].sort((a, b) => a[0] - b[0]));
+  return { today, amounts: sorted, first, numbers };
+}
+
+/**
+ * numberOn is the amount charged on a day as a number (`amountOn(…).toNumber()`): 0 when the day is missing.
+ * @internal
+ */
+export function numberOn(series: Series, day: number): number {
+  return series.numbers?.get(day) ?? amountOn(series, day).toNumber();
 }
 
 /**

@@ -3,7 +3,8 @@
  * against the slow path it stands in for: amounts of whole cents read as numbers (`centsAmount`) against
  * readAmount; a period's days summed in whole cents against big.js (`summarize`); `YYYY-MM-DD` days turned
  * into day numbers by arithmetic against Date.UTC (`dayNumber`), and read by it against the full day reader
- * (`normalizeDay`). Arbitrary and hostile inputs, bounded time.
+ * (`normalizeDay`); a series' days kept in their order when they come sorted, and read back as numbers without
+ * big.js (`toSeries`, `numberOn`), against a sort and `amountOn(…).toNumber()`. Arbitrary and hostile inputs, bounded time.
  * And end to end: a hostile endpoint answering amounts in every representation at once gives, through
  * getConsumption, the summary the big.js path gives.
  */
@@ -13,6 +14,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConsumption, normalizeDay } from "../../provider/billing/client";
 import { type RawDay, summarize } from "../../provider/billing/results";
+import { amountOn, numberOn, toSeries } from "../../provider/budget/series";
 import { addDays, dayNumber } from "../../provider/calendar";
 import { centsAmount, readAmount } from "../../provider/money";
 import {
@@ -328,5 +330,52 @@ describe("a hostile endpoint's amounts in every representation at once", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("toSeries and numberOn give what a sort and big.js give", () => {
+  it("any charges (any doubles, zeros, days twice, out of order, after today): same days in order, same numbers", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const amount = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      centsNumber,
+      fc.constantFrom(0, -0, 5e-324, -1e21, 0.1, 1e-7),
+    );
+    const charges = fc.array(
+      fc.record({
+        day: fc.integer({ min: -60, max: 3 }).map((n) => addDays("2026-11-24", n)),
+        totalAmount: amount,
+        totalBonuses: fc.constant(0),
+      }),
+      { maxLength: 150 },
+    );
+    const started = performance.now();
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          charges,
+          charges.map((xs) => [...xs].sort((a, b) => (a.day < b.day ? -1 : 1))),
+        ),
+        (xs) => {
+          const series = toSeries({ consumption: xs, now });
+          const days = [...series.amounts.keys()];
+          expect(days).toEqual([...days].sort((a, b) => a - b));
+          for (let d = series.today - 62; d <= series.today; d++) {
+            const slow = amountOn(series, d).toNumber();
+            expect(Object.is(numberOn(series, d), slow)).toBe(true);
+          }
+          // the decimals are the sums of the day's items, whatever their order
+          const sums = new Map<number, Big>();
+          for (const x of xs) {
+            const d = dayNumber(x.day)!;
+            if (d <= series.today) sums.set(d, (sums.get(d) ?? new Big(0)).plus(x.totalAmount));
+          }
+          expect(series.amounts.size).toBe(sums.size);
+          for (const [d, v] of sums) expect(series.amounts.get(d)!.eq(v)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
