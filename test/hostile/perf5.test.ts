@@ -4,7 +4,8 @@
  * readAmount; a period's days summed in whole cents against big.js (`summarize`); `YYYY-MM-DD` days turned
  * into day numbers by arithmetic against Date.UTC (`dayNumber`), and read by it against the full day reader
  * (`normalizeDay`); a series' days kept in their order when they come sorted, and read back as numbers without
- * big.js (`toSeries`, `numberOn`), against a sort and `amountOn(…).toNumber()`. Arbitrary and hostile inputs, bounded time.
+ * big.js (`toSeries`, `numberOn`), against a sort and `amountOn(…).toNumber()`; a series of whole cents summed
+ * without big.js, against big.js sums, and every rule's evaluation of it against the decimal path's. Arbitrary and hostile inputs, bounded time.
  * And end to end: a hostile endpoint answering amounts in every representation at once gives, through
  * getConsumption, the summary the big.js path gives.
  */
@@ -14,7 +15,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConsumption, normalizeDay } from "../../provider/billing/client";
 import { type RawDay, summarize } from "../../provider/billing/results";
-import { amountOn, numberOn, toSeries } from "../../provider/budget/series";
+import { evaluate } from "../../provider/budget";
+import { amountOn, firstChargeBefore, numberOn, toSeries, totalBetween } from "../../provider/budget/series";
 import { addDays, dayNumber } from "../../provider/calendar";
 import { centsAmount, readAmount } from "../../provider/money";
 import {
@@ -372,10 +374,69 @@ describe("toSeries and numberOn give what a sort and big.js give", () => {
           }
           expect(series.amounts.size).toBe(sums.size);
           for (const [d, v] of sums) expect(series.amounts.get(d)!.eq(v)).toBe(true);
+          const positive = [...sums].filter(([d, v]) => d < series.today && v.gt(0)).map(([d]) => d);
+          expect(firstChargeBefore(series, series.today)).toBe(
+            positive.length ? Math.min(...positive) : undefined,
+          );
+          for (const [from, to] of [
+            [series.today - 7, series.today - 1],
+            [series.today - 61, series.today],
+            [series.today - 3, series.today - 5],
+          ] as const) {
+            let want = new Big(0);
+            for (const [d, v] of sums) if (d >= from && d <= to) want = want.plus(v);
+            expect(totalBetween(series, from, to).eq(want)).toBe(true);
+          }
         },
       ),
       { numRuns: 1000 },
     );
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe("an evaluation of whole cents (summed without big.js) is the decimal path's", () => {
+  it("every rule, figure and message, for any charges and settings", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const charges = fc.array(
+      fc.record({
+        day: fc.integer({ min: -120, max: 1 }).map((n) => addDays("2026-11-24", n)),
+        totalAmount: fc
+          .oneof(
+            fc.integer({ min: 0, max: 5_000_000 }),
+            fc.integer({ min: -100_000, max: 100_000 }),
+            fc.constant(0),
+          )
+          .map((c) => c / 100),
+        totalBonuses: fc.constant(0),
+      }),
+      { maxLength: 200 },
+    );
+    const config = fc.record({
+      minBalance: fc.integer({ min: 0, max: 100_000 }),
+      monthlyBudget: fc.integer({ min: 1, max: 1_000_000 }),
+      minRunwayDays: fc.integer({ min: 0, max: 60 }),
+      forecastMethod: fc.constantFrom("model" as const, "trailing-mean" as const),
+    });
+    const started = performance.now();
+    fc.assert(
+      fc.property(charges, config, fc.integer({ min: 0, max: 10_000_000 }), (xs, cfg, balanceCents) => {
+        const input = { projectId: 7, balance: balanceCents / 100, bonuses: 0, consumption: xs, now };
+        const fast = evaluate(input, cfg);
+        // 0.001 and -0.001 on a day already charged: the same sums, but not whole cents, so big.js sums them
+        const day = xs.find((x) => x.day <= "2026-11-24")?.day;
+        if (day === undefined) return;
+        const odd = [
+          ...xs,
+          { day, totalAmount: 0.001, totalBonuses: 0 },
+          { day, totalAmount: -0.001, totalBonuses: 0 },
+        ];
+        expect(toSeries({ consumption: odd, now }).cents).toBeUndefined();
+        expect(toSeries({ consumption: xs, now }).cents).toBeDefined();
+        expect(exact(evaluate({ ...input, consumption: odd }, cfg))).toBe(exact(fast));
+      }),
+      { numRuns: 150 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
