@@ -36,9 +36,12 @@ export interface Series {
   cents?: Map<number, number>;
 }
 
-/** The decimal of a whole number of cents. */
+/**
+ * The decimal of a whole number of cents: under 1e15 in magnitude, c/100 has at most 15 significant digits,
+ * so the number nearest to it writes it exactly (and big.js reads that text); beyond, a division.
+ */
 function decimalOfCents(c: number): Big {
-  return new Big(c).div(100);
+  return Math.abs(c) < 1e15 ? new Big(c / 100) : new Big(c).div(100);
 }
 
 /**

@@ -395,6 +395,27 @@ describe("toSeries and numberOn give what a sort and big.js give", () => {
   });
 });
 
+describe("a series' decimals past 1e15 cents", () => {
+  it("are the big.js sums still (a division where the number could not write them)", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const xs = Array.from({ length: 40 }, (_, i) => ({
+      day: addDays("2026-11-20", -(i % 2)),
+      totalAmount: i % 5 === 0 ? -999_999_999_999.99 : 999_999_999_999.97,
+      totalBonuses: 0,
+    }));
+    const series = toSeries({ consumption: xs, now });
+    expect(series.cents).toBeDefined();
+    for (const day of ["2026-11-20", "2026-11-19"]) {
+      const want = xs.filter((x) => x.day === day).reduce((t, x) => t.plus(x.totalAmount), new Big(0));
+      const d = dayNumber(day)!;
+      expect(amountOn(series, d).eq(want)).toBe(true);
+      expect(Object.is(numberOn(series, d), want.toNumber())).toBe(true);
+    }
+    const all = xs.reduce((t, x) => t.plus(x.totalAmount), new Big(0));
+    expect(totalBetween(series, series.today - 10, series.today).eq(all)).toBe(true);
+  });
+});
+
 describe("an evaluation of whole cents (summed without big.js) is the decimal path's", () => {
   it("every rule, figure and message, for any charges and settings", () => {
     const now = new Date("2026-11-24T10:00:00Z");
