@@ -92,6 +92,29 @@ function readText(t: string): AmountReading {
   return { ok: true, value };
 }
 
+/** Plain text of whole cents surely within the bounds: at most 12 integer digits, at most 2 decimals. */
+const CENTS_TEXT = /^-?\d{1,12}(?:\.\d{1,2})?$/;
+
+/**
+ * centsAmount is the fast path of {@link readAmount} for what a billing answer almost always holds: a
+ * number or plain text of whole cents within ±{@link MAX_AMOUNT} (`2168.46`, `"1312.40"`, `0`; null is 0). It gives
+ * that amount as a number (never -0), which is exactly the value readAmount reads: c/100 for a whole number
+ * c of cents below 1e14 in magnitude has at most 15 significant digits, so the number nearest to it and its
+ * shortest text are that decimal. Anything else (more decimals, signs, spaces, exponents, out of bounds, not
+ * a number) is undefined: read it with readAmount, which also words its refusals.
+ * @internal
+ */
+export function centsAmount(value: unknown): number | undefined {
+  let n: number;
+  if (value === null || value === undefined) return 0;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string" && value.length <= 16 && CENTS_TEXT.test(value)) n = Number(value);
+  else return undefined;
+  // a NaN or an infinity fails both tests; a whole number of cents survives the round trip
+  if (!(Math.abs(n) <= MAX_AMOUNT) || Math.round(n * 100) / 100 !== n) return undefined;
+  return n === 0 ? 0 : n;
+}
+
 /**
  * parseAmount reads a number or a numeric string ("1312.40", "1 312,40", "1,312.40"); null and
  * undefined are 0. Returns undefined for anything else, and for amounts beyond ±1e12 or with more than

@@ -6,6 +6,7 @@
 import type Big = require("big.js");
 
 import pLimit from "p-limit";
+import { dayNumber } from "../calendar";
 import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
 import {
   describeBody,
@@ -25,7 +26,7 @@ import {
   expectedTypes,
   type VariableTypes,
 } from "./documents";
-import { AMOUNT_BOUNDS, quoteWire, readAmount } from "./money";
+import { AMOUNT_BOUNDS, centsAmount, quoteWire, readAmount } from "./money";
 import { isoDay, type Period, type PeriodNames, parsePeriod, splitPeriod } from "./periods";
 import { type ProductId, parseProduct, productName } from "./products";
 import { parseProjectId } from "./project-id";
@@ -255,13 +256,17 @@ export async function getBalance(
   const raw = node as { balance?: unknown; bonuses?: unknown };
   if (raw.balance === null || raw.balance === undefined)
     throw noData("balance", projectId, productId, { url: graphqlUrl(ep.baseUrl) });
-  const balance = wireAmount(raw.balance, "getSubscriptionBalance.balance", `project ${projectId}`, ep);
-  const bonuses = wireAmount(raw.bonuses, "getSubscriptionBalance.bonuses", `project ${projectId}`, ep);
+  const balance =
+    centsAmount(raw.balance) ??
+    wireAmount(raw.balance, "getSubscriptionBalance.balance", `project ${projectId}`, ep).toNumber();
+  const bonuses =
+    centsAmount(raw.bonuses) ??
+    wireAmount(raw.bonuses, "getSubscriptionBalance.bonuses", `project ${projectId}`, ep).toNumber();
   return {
     projectId,
     productId,
-    balance: balance.toNumber(),
-    bonuses: bonuses.toNumber(),
+    balance,
+    bonuses,
     fetchedAt: now().toISOString(),
   };
 }
@@ -275,6 +280,8 @@ const MAX_DAY_CHARS = 64;
  * days outside the years 0000–9999 are not days: undefined.
  */
 export function normalizeDay(value: unknown): string | undefined {
+  // `YYYY-MM-DD` of a real day (nearly every answer's) is read without a Date
+  if (typeof value === "string" && dayNumber(value) !== undefined) return value;
   const day = readDay(value);
   return day !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : undefined;
 }
@@ -331,8 +338,11 @@ async function fetchWindow(
         { request: { service: "billing", method: "POST", url: graphqlUrl(ep.baseUrl) } },
       );
     }
-    const amount = wireAmount(own("totalAmount"), `items[${i}].totalAmount`, day, ep);
-    const bonuses = wireAmount(own("totalBonuses"), `items[${i}].totalBonuses`, day, ep);
+    // whole cents (nearly every amount) as numbers; the rest, and every refusal, through readAmount
+    const a = own("totalAmount");
+    const b = own("totalBonuses");
+    const amount = centsAmount(a) ?? wireAmount(a, `items[${i}].totalAmount`, day, ep);
+    const bonuses = centsAmount(b) ?? wireAmount(b, `items[${i}].totalBonuses`, day, ep);
     // Keep only the window's own days: windows never share a day, so none is counted twice.
     if (day >= w.fromDay && day <= w.toDay) out.push({ day, amount, bonuses });
   });

@@ -2,10 +2,10 @@
  * Billing results, normalized: numbers, `day` as `YYYY-MM-DD`, items sorted, totals in decimal
  * arithmetic (docs/API.md#balance, docs/API.md#consumption).
  */
-import type Big = require("big.js");
+import Big = require("big.js");
 
 import type { DailyCharge } from "../budget/types";
-import { cents, sum, toNumber } from "./money";
+import { cents, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";
 import type { ProductId } from "./products";
 
@@ -52,11 +52,67 @@ export interface ProjectConsumption {
   refundDays?: string[];
 }
 
-/** @internal A day's decimals before they become numbers. */
+/**
+ * @internal A day's amounts before they become numbers: each a decimal, or a number that is a whole number of
+ * cents within ±1e12 (what {@link centsAmount} gives; `check` reads a hundred projects' days, and sums of those
+ * are exact in whole cents without big.js).
+ */
 export interface RawDay {
   day: string;
-  amount: Big;
-  bonuses: Big;
+  amount: Big | number;
+  bonuses: Big | number;
+}
+
+/**
+ * The arithmetic a summary needs, on one kind of amount: decimals (big.js), or whole cents as numbers, exact
+ * while every sum stays within Number.MAX_SAFE_INTEGER.
+ */
+interface Arithmetic<T> {
+  of(x: Big | number): T;
+  plus(a: T, b: T): T;
+  gt(a: T, b: T): boolean;
+  negative(a: T): boolean;
+  number(a: T): number;
+  /** total / days, rounded to the cent half away from zero (days > 0), never -0. */
+  average(total: T, days: number): number;
+}
+
+const DECIMALS: Arithmetic<Big> = {
+  of: (x) => (typeof x === "number" ? new Big(x) : x),
+  plus: (a, b) => a.plus(b),
+  gt: (a, b) => a.gt(b),
+  negative: (a) => a.lt(0),
+  number: toNumber,
+  average: (total, days) => cents(total.div(days)),
+};
+
+const CENTS: Arithmetic<number> = {
+  // exact: x is the number nearest to a whole number of cents (centsAmount)
+  of: (x) => Math.round((x as number) * 100),
+  plus: (a, b) => a + b,
+  gt: (a, b) => a > b,
+  negative: (a) => a < 0,
+  number: (c) => (c === 0 ? 0 : c / 100),
+  average(total, days) {
+    const a = Math.abs(total);
+    const rest = a % days;
+    // half away from zero, as cents() rounds the decimal quotient
+    const q = (a - rest) / days + (2 * rest >= days ? 1 : 0);
+    return q === 0 ? 0 : (Math.sign(total) * q) / 100;
+  },
+};
+
+/**
+ * inWholeCents says whether every amount of `raw` is a number of whole cents and the sum of their magnitudes
+ * (so every partial sum) stays an exact integer of cents.
+ */
+function inWholeCents(raw: RawDay[]): boolean {
+  let magnitude = 0;
+  for (const r of raw) {
+    if (typeof r.amount !== "number" || typeof r.bonuses !== "number") return false;
+    magnitude += Math.abs(Math.round(r.amount * 100)) + Math.abs(Math.round(r.bonuses * 100));
+  }
+  return magnitude <= Number.MAX_SAFE_INTEGER;
 }
 
 /** @internal summarize builds a ProjectConsumption from merged days. */
@@ -72,23 +128,41 @@ export function summarize(
   raw: RawDay[],
   opts: { fillMissingDays?: boolean; today: string },
 ): ProjectConsumption {
-  const byDay = new Map<string, RawDay>();
+  return inWholeCents(raw) ? summarizeIn(CENTS, head, raw, opts) : summarizeIn(DECIMALS, head, raw, opts);
+}
+
+function summarizeIn<T>(
+  math: Arithmetic<T>,
+  head: Parameters<typeof summarize>[0],
+  raw: RawDay[],
+  opts: { fillMissingDays?: boolean; today: string },
+): ProjectConsumption {
+  interface Day {
+    day: string;
+    amount: T;
+    bonuses: T;
+  }
+  const byDay = new Map<string, Day>();
   const seen = new Map<string, number>();
   for (const r of raw) {
     seen.set(r.day, (seen.get(r.day) ?? 0) + 1);
     const prev = byDay.get(r.day);
+    const amount = math.of(r.amount);
+    const bonuses = math.of(r.bonuses);
     byDay.set(
       r.day,
-      prev ? { day: r.day, amount: prev.amount.plus(r.amount), bonuses: prev.bonuses.plus(r.bonuses) } : r,
+      prev
+        ? { day: r.day, amount: math.plus(prev.amount, amount), bonuses: math.plus(prev.bonuses, bonuses) }
+        : { day: r.day, amount, bonuses },
     );
   }
   const lastDay = head.toDay < opts.today ? head.toDay : opts.today;
   const days = daysBetween(head.fromDay, lastDay);
   let list = [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  const toItem = (r: RawDay): DailyCharge => ({
+  const toItem = (r: Day): DailyCharge => ({
     day: r.day,
-    totalAmount: toNumber(r.amount),
-    totalBonuses: toNumber(r.bonuses),
+    totalAmount: math.number(r.amount),
+    totalBonuses: math.number(r.bonuses),
   });
   let items = list.map(toItem);
   if (opts.fillMissingDays) {
@@ -98,31 +172,37 @@ export function summarize(
       items.push(r ? toItem(r) : { day: d, totalAmount: 0, totalBonuses: 0 });
     }
   }
-  const amount = sum(list.map((r) => r.amount));
-  const bonuses = sum(list.map((r) => r.bonuses));
-  let highest: RawDay | undefined;
-  for (const r of list) if (!highest || r.amount.gt(highest.amount)) highest = r;
+  const zero = math.of(0);
+  let amount = zero;
+  let bonuses = zero;
+  let highest: Day | undefined;
+  for (const r of list) {
+    amount = math.plus(amount, r.amount);
+    bonuses = math.plus(bonuses, r.bonuses);
+    if (!highest || math.gt(r.amount, highest.amount)) highest = r;
+  }
   const trailingStart = addDays(lastDay, -6) > head.fromDay ? addDays(lastDay, -6) : head.fromDay;
   const trailingDays = daysBetween(trailingStart, lastDay);
   list = list.filter((r) => r.day >= trailingStart && r.day <= lastDay);
-  const trailing = sum(list.map((r) => r.amount));
+  let trailing = zero;
+  for (const r of list) trailing = math.plus(trailing, r.amount);
   return {
     projectId: head.projectId,
     productId: head.productId,
     periodFrom: head.periodFrom,
     periodTo: head.periodTo,
     items,
-    total: { amount: toNumber(amount), bonuses: toNumber(bonuses) },
-    dailyAverage: days > 0 ? cents(amount.div(days)) : 0,
+    total: { amount: math.number(amount), bonuses: math.number(bonuses) },
+    dailyAverage: days > 0 ? math.average(amount, days) : 0,
     days,
     highestDay: highest ? toItem(highest) : null,
-    trailing7DayAverage: trailingDays > 0 ? cents(trailing.div(trailingDays)) : 0,
+    trailing7DayAverage: trailingDays > 0 ? math.average(trailing, trailingDays) : 0,
     mergedDays: [...seen]
       .filter(([, n]) => n > 1)
       .map(([day, n]) => ({ day, items: n }))
       .sort((a, b) => (a.day < b.day ? -1 : 1)),
     refundDays: [...byDay.values()]
-      .filter((r) => r.amount.lt(0))
+      .filter((r) => math.negative(r.amount))
       .map((r) => r.day)
       .sort(),
   };

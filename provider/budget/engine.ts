@@ -17,7 +17,7 @@ import { reasonFiguresOf } from "./reasons";
 import type { BudgetRule, RuleContext } from "./rule";
 import { availableOf, runwayOf } from "./runway";
 import type { Series } from "./series";
-import { amountOn, checkInput, toSeries } from "./series";
+import { amountOn, checkInput, firstChargeBefore, numberOn, toSeries } from "./series";
 import type { BudgetInput, Evaluation, Finding, ForecastFigures, QuantileFigures } from "./types";
 import { verdictOf } from "./verdict";
 
@@ -182,16 +182,9 @@ function pathOf(
 /** The series' full days from the first with a charge to yesterday, and today's charge so far. */
 function modelHistoryOf(series: Series): { days: number[]; todaySoFar: number } {
   const days: number[] = [];
-  let first: number | undefined;
-  for (const [day, amount] of series.amounts) {
-    if (day < series.today && amount.gt(0)) {
-      first = day;
-      break;
-    }
-  }
-  if (first !== undefined)
-    for (let d = first; d < series.today; d++) days.push(amountOn(series, d).toNumber());
-  return { days, todaySoFar: amountOn(series, series.today).toNumber() };
+  const first = firstChargeBefore(series, series.today);
+  if (first !== undefined) for (let d = first; d < series.today; d++) days.push(numberOn(series, d));
+  return { days, todaySoFar: numberOn(series, series.today) };
 }
 
 /**

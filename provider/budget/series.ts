@@ -22,6 +22,65 @@ export interface Series {
   amounts: Map<number, Big>;
   /** The earliest day present in the input (even with a zero amount), or `null` with no items. */
   first: number | null;
+  /**
+   * The amount as a number of the days charged by one nonzero item: that item's `totalAmount`, which is
+   * what `amounts`' decimal turns back into (see {@link numberOn}). Spares the forecast model's history a
+   * decimal-to-number conversion per day.
+   */
+  numbers?: Map<number, number>;
+  /**
+   * Every day's amount in whole cents, sorted by day, when every item was a whole number of cents (what
+   * billing answers hold) and every sum stays an exact integer: the days are then summed without big.js,
+   * and `amounts` is built from this only when read (see {@link toSeries}).
+   */
+  cents?: Map<number, number>;
+}
+
+/**
+ * The decimal of a whole number of cents: under 1e15 in magnitude, c/100 has at most 15 significant digits,
+ * so the number nearest to it writes it exactly (and big.js reads that text); beyond, a division.
+ */
+function decimalOfCents(c: number): Big {
+  return Math.abs(c) < 1e15 ? new Big(c / 100) : new Big(c).div(100);
+}
+
+/**
+ * centsOf is the item amount `x` in whole cents when it surely is one (never for -0, whose sign big.js
+ * keeps), else undefined.
+ */
+function centsOf(x: number): number | undefined {
+  if (x === 0) return Object.is(x, 0) ? 0 : undefined;
+  if (!(Math.abs(x) <= 1e12)) return undefined;
+  const c = Math.round(x * 100);
+  return c / 100 === x ? c : undefined;
+}
+
+/**
+ * centsSeries is toSeries' days in whole cents, or undefined when an amount is not whole cents or the
+ * sum of their magnitudes could leave the exact integers.
+ */
+function centsSeries(
+  items: readonly DailyCharge[],
+  today: number,
+): { cents: Map<number, number>; first: number | null } | undefined {
+  const cents = new Map<number, number>();
+  let first: number | null = null;
+  let inOrder = true;
+  let last = Number.NEGATIVE_INFINITY;
+  let magnitude = 0;
+  for (const item of items) {
+    const day = dayNumber(item.day) as number;
+    if (day > today) continue;
+    const c = centsOf(item.totalAmount);
+    if (c === undefined) return undefined;
+    magnitude += Math.abs(c);
+    cents.set(day, (cents.get(day) ?? 0) + c);
+    if (day < last) inOrder = false;
+    last = day;
+    if (first === null || day < first) first = day;
+  }
+  if (magnitude > Number.MAX_SAFE_INTEGER) return undefined;
+  return { cents: inOrder ? cents : new Map([...cents].sort((a, b) => a[0] - b[0])), first };
 }
 
 function buildInputSchema() {
@@ -114,25 +173,76 @@ export function checkInput(
 export function toSeries(input: Pick<BudgetInput, "consumption" | "now">): Series {
   checkInput(input, ["consumption", "now"]);
   const today = utcDay(input.now);
+  const inCents = centsSeries(input.consumption, today);
+  if (inCents) {
+    const { cents, first } = inCents;
+    return {
+      today,
+      first,
+      cents,
+      // the decimals, for a reader of `amounts` (the same values a sum in big.js gives), built once if read
+      get amounts() {
+        const amounts = new Map<number, Big>();
+        for (const [day, c] of cents) amounts.set(day, decimalOfCents(c));
+        Object.defineProperty(this, "amounts", { value: amounts, enumerable: true });
+        return amounts;
+      },
+    };
+  }
   const amounts = new Map<number, Big>();
+  const numbers = new Map<number, number>();
   let first: number | null = null;
+  // a Map keeps its first insertion order: days that come in order (a billing answer's) need no sort
+  let inOrder = true;
+  let last = Number.NEGATIVE_INFINITY;
   const items: DailyCharge[] = input.consumption;
   for (const item of items) {
     const day = dayNumber(item.day) as number;
     if (day > today) continue;
     const prev = amounts.get(day);
-    // 0 + x is x in big.js for any x but a zero (whose sign the sum takes from the 0): no Big(0) per day
-    amounts.set(
-      day,
-      prev !== undefined
-        ? prev.plus(item.totalAmount)
-        : item.totalAmount !== 0
-          ? new Big(item.totalAmount)
-          : new Big(0).plus(item.totalAmount),
-    );
+    const x = item.totalAmount;
+    if (prev !== undefined) {
+      amounts.set(day, prev.plus(x));
+      numbers.delete(day);
+    } else if (x !== 0) {
+      amounts.set(day, new Big(x));
+      // Big(x) is the decimal of String(x), which reads back as x
+      numbers.set(day, x);
+    } else {
+      // 0 + x is x in big.js for any x but a zero (whose sign the sum takes from the 0)
+      amounts.set(day, new Big(0).plus(x));
+    }
+    if (day < last) inOrder = false;
+    last = day;
     if (first === null || day < first) first = day;
   }
-  return { today, amounts: new Map([...amounts].sort((a, b) => a[0] - b[0])), first };
+  const sorted = inOrder ? amounts : new Map([...amounts].sort((a, b) => a[0] - b[0]));
+  return { today, amounts: sorted, first, numbers };
+}
+
+/**
+ * numberOn is the amount charged on a day as a number (`amountOn(…).toNumber()`): 0 when the day is missing.
+ * @internal
+ */
+export function numberOn(series: Series, day: number): number {
+  if (series.cents) {
+    const c = series.cents.get(day) ?? 0;
+    return c === 0 ? 0 : c / 100;
+  }
+  return series.numbers?.get(day) ?? amountOn(series, day).toNumber();
+}
+
+/**
+ * firstChargeBefore is the first day before `day` charged more than 0, or undefined.
+ * @internal
+ */
+export function firstChargeBefore(series: Series, day: number): number | undefined {
+  if (series.cents) {
+    for (const [d, c] of series.cents) if (d < day && c > 0) return d;
+    return undefined;
+  }
+  for (const [d, amount] of series.amounts) if (d < day && amount.gt(0)) return d;
+  return undefined;
 }
 
 /**
@@ -140,6 +250,7 @@ export function toSeries(input: Pick<BudgetInput, "consumption" | "now">): Serie
  * @internal
  */
 export function amountOn(series: Series, day: number): Big {
+  if (series.cents) return decimalOfCents(series.cents.get(day) ?? 0);
   return series.amounts.get(day) ?? new Big(0);
 }
 
@@ -148,6 +259,11 @@ export function amountOn(series: Series, day: number): Big {
  * @internal
  */
 export function totalBetween(series: Series, from: number, to: number): Big {
+  if (series.cents) {
+    let c = 0;
+    for (const [day, amount] of series.cents) if (day >= from && day <= to) c += amount;
+    return decimalOfCents(c);
+  }
   let total = new Big(0);
   for (const [day, amount] of series.amounts) if (day >= from && day <= to) total = total.plus(amount);
   return total;
