@@ -4,7 +4,7 @@
  * the day and the value — in bounded time, and never expands "1e300000000" into digits. Refunds and
  * days answered twice are kept and shown.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isResponseError } from "../../provider/errors";
 import { getProjectBalance, getProjectConsumption } from "../../provider/resources/billing";
 import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
@@ -14,33 +14,21 @@ import {
   consumptionAnswer,
   daysAgo,
   type HostileAnswer,
-  type HostileServer,
-  startHostileServer,
   steadyItems,
+  useHostileServer,
   wellFormed,
 } from "./server";
 
-let server: HostileServer;
 let pack: PolicyPackProcess | undefined;
 const TOKEN = "hostile-amounts-token-0123456789";
+const hostile = useHostileServer(TOKEN);
 
-beforeAll(async () => {
-  server = await startHostileServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
 afterEach(() => {
-  server.answer = wellFormed;
   pack?.close();
   pack = undefined;
 });
 
-const env = () => ({
-  COSTGATE_BILLING_URL: server.url,
-  COSTGATE_BILLING_TOKEN: TOKEN,
-  COSTGATE_RETRIES: "0",
-});
+const env = () => hostile.billingEnv();
 
 /** The day of the poisoned item: items[3] of 30 days before today. */
 const BAD_DAY = daysAgo(27);
@@ -59,7 +47,7 @@ function poisonedConsumption(amount: unknown, raw?: string): HostileAnswer {
 
 /** Answers `consumption` for the consumption query and a sane balance for the balance query. */
 function serve(consumption: HostileAnswer, balance: HostileAnswer = balanceAnswer()) {
-  server.answer = (req) =>
+  hostile.server.answer = (req) =>
     req.operation === "consumption" ? consumption : req.operation === "balance" ? balance : wellFormed(req);
 }
 
@@ -94,7 +82,7 @@ describe("the data sources refuse an amount they cannot read, fast and in bounde
     const e = await getProjectConsumption({
       projectId: ++project,
       from: daysAgo(30),
-      billingUrl: server.url,
+      billingUrl: hostile.server.url,
       billingToken: TOKEN,
     }).catch((err: unknown) => err);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -121,7 +109,7 @@ describe("the data sources refuse an amount they cannot read, fast and in bounde
     const started = performance.now();
     const e = await getProjectBalance({
       projectId: ++project,
-      billingUrl: server.url,
+      billingUrl: hostile.server.url,
       billingToken: TOKEN,
     }).catch((err: unknown) => err);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -139,7 +127,7 @@ describe("the data sources refuse an amount they cannot read, fast and in bounde
     const e = await getProjectConsumption({
       projectId: 9001,
       from: daysAgo(30),
-      billingUrl: server.url,
+      billingUrl: hostile.server.url,
       billingToken: TOKEN,
     }).catch((err: unknown) => err);
     const message = (e as Error).message;
@@ -163,7 +151,7 @@ describe("the data sources refuse an amount they cannot read, fast and in bounde
     const e = await getProjectConsumption({
       projectId: ++project,
       from: daysAgo(30),
-      billingUrl: server.url,
+      billingUrl: hostile.server.url,
       billingToken: TOKEN,
     }).catch((err: unknown) => err);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -182,7 +170,7 @@ describe("the data sources refuse an amount they cannot read, fast and in bounde
     const usage = await getProjectConsumption({
       projectId: 9002,
       from: daysAgo(30),
-      billingUrl: server.url,
+      billingUrl: hostile.server.url,
       billingToken: TOKEN,
     });
     expect(usage.refundDays).toEqual([items[10]?.day]);

@@ -9,34 +9,22 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/errors";
 import { budgetFlags } from "../../cli/options";
 import { runCli } from "../helpers/cli";
-import { graphqlErrorAnswer, type HostileServer, startHostileServer, wellFormed } from "./server";
+import { graphqlErrorAnswer, useHostileServer } from "./server";
 
-let server: HostileServer;
 let dir: string;
 const TOKEN = "hostile-door-token-0123456789abcdef";
+const hostile = useHostileServer(TOKEN);
+const env = hostile.billingEnv;
 
-beforeAll(async () => {
-  server = await startHostileServer();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "costgate-door-"));
 });
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-});
-afterEach(() => {
-  server.answer = wellFormed;
-  server.requests.length = 0;
-});
-
-const env = (more: Record<string, string> = {}) => ({
-  COSTGATE_BILLING_URL: server.url,
-  COSTGATE_BILLING_TOKEN: TOKEN,
-  COSTGATE_RETRIES: "0",
-  ...more,
 });
 let n = 0;
 const write = (name: string, text: string) => {
@@ -47,7 +35,7 @@ const write = (name: string, text: string) => {
 /** The projects the endpoint was asked about, in order, each once. */
 const asked = () => [
   ...new Set(
-    server.requests.map(
+    hostile.server.requests.map(
       (r) =>
         (r.json as { variables?: { externalSubscriptionId?: number } })?.variables?.externalSubscriptionId,
     ),
@@ -149,13 +137,13 @@ describe("a project id, parsed one way; a bad one sends nothing", () => {
     const r = await runCli(args, env(more));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(hostile.server.requests).toHaveLength(0);
   });
 });
 
 describe("one renderer: the check summary escapes what the endpoint says", () => {
   it("an endpoint's HTML, pipes and headings in an error never reach the summary as Markdown", async () => {
-    server.answer = () =>
+    hostile.server.answer = () =>
       graphqlErrorAnswer('<img src=x onerror="alert(1)"> | forged |\n### ✅ costgate check: PASS');
     const summary = write("summary.md", "");
     const r = await runCli(["check", "--project-id", "7", "--min-balance", "1", "--summary", summary], env());
@@ -198,6 +186,6 @@ describe("one reader of the budget flags", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`--monthly-budget: "${bad}" is not a number`));
     }
-    expect(server.requests).toHaveLength(0);
+    expect(hostile.server.requests).toHaveLength(0);
   });
 });

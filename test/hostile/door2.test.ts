@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UsageError } from "../../cli/errors";
 import { IDENTITY_FLAGS } from "../../cli/identity-options";
 import { CLI_NAMES } from "../../cli/names";
@@ -22,28 +22,11 @@ import { WatchMetrics } from "../../provider/watch/metrics";
 import { emptyWatchState } from "../../provider/watch/state";
 import { Watcher } from "../../provider/watch/watcher";
 import { runCli } from "../helpers/cli";
-import { type HostileServer, startHostileServer, wellFormed } from "./server";
+import { useHostileServer } from "./server";
 
-let server: HostileServer;
 const TOKEN = "hostile-door2-token-0123456789abcdef";
-
-beforeAll(async () => {
-  server = await startHostileServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(() => {
-  server.answer = wellFormed;
-  server.requests.length = 0;
-});
-
-const billing = (more: Record<string, string> = {}) => ({
-  COSTGATE_BILLING_URL: server.url,
-  COSTGATE_BILLING_TOKEN: TOKEN,
-  COSTGATE_RETRIES: "0",
-  ...more,
-});
+const hostile = useHostileServer(TOKEN);
+const billing = hostile.billingEnv;
 
 /** What no duration reader takes, whatever the surface. */
 const HOSTILE = [
@@ -170,7 +153,7 @@ describe("one reader of durations", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain("\u001b");
     }
-    expect(server.requests).toEqual([]);
+    expect(hostile.server.requests).toEqual([]);
   });
 
   it("takes the same forms on every surface: 90s is 90 seconds for --timeout as for renewBefore", async () => {
@@ -219,7 +202,7 @@ describe("each side names settings in its own words", () => {
     // a watch cycle over its cap names the watcher's own setting
     const lines: string[] = [];
     const watcher = new Watcher({
-      endpoint: { baseUrl: server.url, token: TOKEN, transport: { retry: false } },
+      endpoint: { baseUrl: hostile.server.url, token: TOKEN, transport: { retry: false } },
       targets: [{ projectId: 4242, config: { minBalance: 1 } }],
       product: 1,
       concurrency: 1,

@@ -1090,6 +1090,12 @@ function agree<T>(
   return taken;
 }
 
+/** sameVerdict: where the schema took the input the parse gave `{ ok: taken }`; where it refused, so did the parse. */
+function sameVerdict(schemaTook: boolean, got: { ok: unknown } | { refused: string }, taken: unknown): void {
+  if (schemaTook) expect(got).toEqual({ ok: taken });
+  else expect(got).toHaveProperty("refused");
+}
+
 /** outcome: the value a parse returns, or the ConfigError it throws (anything else fails the test). */
 function outcome<T>(parse: () => T): { ok: T } | { refused: string } {
   try {
@@ -1113,8 +1119,7 @@ describe("the hand-written checks of configs and rate cards agree with their zod
       (c) => {
         const slow = schema.safeParse(c);
         const got = outcome(() => parseBudgetConfig(c as never));
-        if (slow.success) expect(got).toEqual({ ok: slow.data });
-        else expect(got).toHaveProperty("refused");
+        sameVerdict(slow.success, got, slow.data);
       },
       4000,
     );
@@ -1132,8 +1137,7 @@ describe("the hand-written checks of configs and rate cards agree with their zod
         if (rateCardSurelyValid(c)) expect(slow.success).toBe(true);
         // a "__proto__" name is refused before the schema, which would drop it without a word
         if ("refused" in got && /"__proto__" cannot name a price/.test(got.refused)) return;
-        if (slow.success) expect(got).toEqual({ ok: slow.data });
-        else expect(got).toHaveProperty("refused");
+        sameVerdict(slow.success, got, slow.data);
       },
       4000,
     );
@@ -1149,8 +1153,7 @@ describe("the hand-written checks of configs and rate cards agree with their zod
         const slow = schema.safeParse(c);
         if (configSurelyValid(c)) expect(slow.success).toBe(true);
         const got = outcome(() => parseCostgateConfig(c));
-        if (slow.success) expect(got).toEqual({ ok: c });
-        else expect(got).toHaveProperty("refused");
+        sameVerdict(slow.success, got, c);
       },
       3000,
     );

@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** A request as the hostile endpoint saw it. */
 export interface SeenRequest {
@@ -215,4 +216,48 @@ export function wellFormed(req: SeenRequest): HostileAnswer {
   if (req.operation === "balance") return balanceAnswer();
   if (req.operation === "consumption") return consumptionAnswer(steadyItems(30));
   return { status: 404, body: { error: { code: 404, title: "Not Found", message: "not here" } } };
+}
+
+/** HostileFixture is what {@link useHostileServer} gives a test file; read it inside tests, not at load. */
+export interface HostileFixture {
+  /** The file's hostile endpoint. */
+  readonly server: HostileServer;
+  /** billingEnv is the billing variables for the endpoint (the file's token, no retries), then `more`. */
+  billingEnv(more?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * useHostileServer registers a test file's hooks: a hostile endpoint started before its tests and closed
+ * after them, answering {@link wellFormed} again with its requests forgotten after each test.
+ *
+ * @example
+ * const hostile = useHostileServer("hostile-x-token-0123456789abcdef");
+ * it("refuses", async () => { hostile.server.answer = () => ({ status: 500 }); ... });
+ */
+export function useHostileServer(token: string): HostileFixture {
+  let server: HostileServer | undefined;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    if (!server) return;
+    server.answer = wellFormed;
+    server.requests.length = 0;
+  });
+  const fixture: HostileFixture = {
+    get server() {
+      if (!server) throw new Error("the hostile endpoint starts in beforeAll: read it inside a test");
+      return server;
+    },
+    billingEnv: (more = {}) => ({
+      COSTGATE_BILLING_URL: fixture.server.url,
+      COSTGATE_BILLING_TOKEN: token,
+      COSTGATE_RETRIES: "0",
+      ...more,
+    }),
+  };
+  return fixture;
 }

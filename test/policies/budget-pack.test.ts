@@ -2,41 +2,20 @@
  * The compiled budget pack driven over Pulumi's analyzer protocol (GetAnalyzerInfo, Configure,
  * AnalyzeStack), as `pulumi preview --policy-pack` drives it, against the emulator.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
-import { type PolicyPackProcess, startPolicyPack, UNKNOWN } from "../helpers/analyzer";
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../helpers/analyzer";
+import { app, dailySeries, type PackConfig, packHarness } from "./pack-harness";
 
-let emu: Emulator;
-let pack: PolicyPackProcess | undefined;
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 /** 30 days of 100.00 a day, then yesterday at `yesterday`, today partial. */
-function series(yesterday: number) {
-  const out = [];
-  for (let i = 30; i >= 2; i--) out.push({ day: day(-i), totalAmount: 100, totalBonuses: 0 });
-  out.push({ day: day(-1), totalAmount: yesterday, totalBonuses: 0 });
-  return out;
-}
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
+const series = (yesterday: number) => dailySeries(30, (i) => (i === 1 ? yesterday : 100));
+const h = packHarness([
   // Runway 10 days at 100/day; no spike.
-  emu.setProject({ id: 5001, products: { 1: { balance: 1000, bonuses: 0, daily: series(100) } } });
+  { id: 5001, products: { 1: { balance: 1000, bonuses: 0, daily: series(100) } } },
   // Yesterday 5 times the median.
-  emu.setProject({ id: 5002, products: { 1: { balance: 100000, bonuses: 0, daily: series(500) } } });
-});
-afterAll(async () => {
-  await emu?.close();
-});
-afterEach(() => {
-  pack?.close();
-  pack = undefined;
-});
+  { id: 5002, products: { 1: { balance: 100000, bonuses: 0, daily: series(500) } } },
+]);
+const env = h.env;
 
-const env = () => ({ COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token });
-const app = [{ type: "pulumi:pulumi:Stack", name: "app-ci", props: {} }];
-
-type PackConfig = Parameters<PolicyPackProcess["configure"]>[0];
 /** The rule policies a test does not name are disabled, as a user turns off what they do not want. */
 const RULES = ["min-balance", "monthly-budget", "min-runway-days", "daily-spike"];
 const onlyNamed = (config: PackConfig): PackConfig => ({
@@ -45,14 +24,14 @@ const onlyNamed = (config: PackConfig): PackConfig => ({
 });
 
 async function run(config: PackConfig, resources = app, e = env(), fill = onlyNamed) {
-  pack = await startPolicyPack(e);
+  const pack = await h.start(e);
   await pack.configure(fill(config));
   return pack.analyzeStack(resources);
 }
 
 describe("the budget pack over the analyzer protocol", () => {
   it("lists its policies with levels and config schemas", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     const info = await pack.info();
     expect(info.name).toBe("costgate-budget");
     expect(info.policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
@@ -92,7 +71,7 @@ describe("the budget pack over the analyzer protocol", () => {
     expect(failing[0]?.message).toMatch(
       /Project 5001's balance of 1,000\.00 is 80 % likely to last at least (9\.\d|10(\.0)?) days at its forecast spend; the policy requires 14\./,
     );
-    pack?.close();
+    h.pack?.close();
     const passing = await run({
       "min-runway-days": { enforcementLevel: "mandatory", projectId: 5001, minRunwayDays: 5 },
     });
@@ -117,7 +96,7 @@ describe("the budget pack over the analyzer protocol", () => {
   });
 
   it("checks several projects, each with its own thresholds, one fetch per project", async () => {
-    emu.requests.length = 0;
+    h.emu.requests.length = 0;
     const ds = await run({
       "min-balance": {
         enforcementLevel: "mandatory",
@@ -132,7 +111,7 @@ describe("the budget pack over the analyzer protocol", () => {
       expect.stringMatching(/^Project 5001 has a balance of 1,000\.00/),
     ]);
     // One balance and one consumption query per project, shared by both policies.
-    expect(emu.requests.filter((r) => r.path === "/bill/graphql")).toHaveLength(4);
+    expect(h.emu.requests.filter((r) => r.path === "/bill/graphql")).toHaveLength(4);
   });
 
   it("fails closed when billing is unreachable, and only advises when configured so", async () => {
@@ -153,7 +132,7 @@ describe("the budget pack over the analyzer protocol", () => {
       /Project 5001 could not be checked because billing could not be read .*ECONNREFUSED/,
     );
     expect(JSON.stringify(closed)).not.toContain("canary-billing-token");
-    pack?.close();
+    h.pack?.close();
     const advise = await run(
       {
         "min-balance": {

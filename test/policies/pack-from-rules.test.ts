@@ -4,43 +4,22 @@
  * project, each policy has its rule's sentence, level, severity and remediation steps, and billing is
  * read once per project per run.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
 import { budgetRules } from "../../provider/budget";
 import { costgateConfigJsonSchema } from "../../provider/budget/config-file";
-import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
+import { app, dailySeries, packHarness } from "./pack-harness";
 
-let emu: Emulator;
-let pack: PolicyPackProcess | undefined;
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-function series() {
-  const out = [];
-  for (let i = 30; i >= 1; i--) out.push({ day: day(-i), totalAmount: 100, totalBonuses: 0 });
-  return out;
-}
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  emu.setProject({ id: 6001, products: { 1: { balance: 1000, bonuses: 0, daily: series() } } });
-  emu.setProject({ id: 6002, products: { 1: { balance: 90000, bonuses: 0, daily: series() } } });
-});
-afterAll(async () => {
-  await emu?.close();
-});
-afterEach(() => {
-  pack?.close();
-  pack = undefined;
-});
-
-const env = () => ({ COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token });
-const app = [{ type: "pulumi:pulumi:Stack", name: "app-ci", props: {} }];
+const series = () => dailySeries(30, () => 100);
+const h = packHarness([
+  { id: 6001, products: { 1: { balance: 1000, bonuses: 0, daily: series() } } },
+  { id: 6002, products: { 1: { balance: 90000, bonuses: 0, daily: series() } } },
+]);
 const OFF = Object.fromEntries(budgetRules.map((r) => [r.name, { enforcementLevel: "disabled" }]));
-const graphql = () => emu.requests.filter((r) => r.path === "/bill/graphql").length;
+const graphql = () => h.emu.requests.filter((r) => r.path === "/bill/graphql").length;
 
 describe("the pack built from the rules", () => {
   it("carries every setting of the config file in its policies' config schemas", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     const { policies } = await pack.info();
     const packKeys = new Set(policies.flatMap((p) => Object.keys(p.properties)));
     const fileKeys = Object.keys(costgateConfigJsonSchema()["properties"] as object);
@@ -74,7 +53,7 @@ describe("the pack built from the rules", () => {
   });
 
   it("takes each policy's sentence, level, severity and remediation steps from its rule", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     const { policies } = await pack.info();
     for (const rule of budgetRules) {
       const p = policies.find((x) => x.name === rule.name);
@@ -97,7 +76,7 @@ describe("the pack built from the rules", () => {
     ["a map keyed by project id", { "6001": { minBalance: 5000 }, "6002": { minBalance: 5000 } }],
     ["a list of ids", [6001, "6002"]],
   ])("takes projects as %s", async (_form, projects) => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     await pack.configure({
       ...OFF,
       "min-balance": { enforcementLevel: "mandatory", minBalance: 5000, projects },
@@ -109,7 +88,7 @@ describe("the pack built from the rules", () => {
   });
 
   it("reports a bad threshold in a project by its field, not as a missing project", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     await pack.configure({
       ...OFF,
       "min-balance": { enforcementLevel: "mandatory", projects: { "6001": { minBalance: -5 } } },
@@ -121,7 +100,7 @@ describe("the pack built from the rules", () => {
   });
 
   it("takes the project from the stack tag costgate:projectId; the policy config wins over it", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     await pack.configureStack({ "costgate:projectId": "6001" });
     await pack.configure({ ...OFF, "min-balance": { enforcementLevel: "mandatory", minBalance: 5000 } });
     expect((await pack.analyzeStack(app)).map((d) => d.message)).toEqual([
@@ -146,7 +125,7 @@ describe("the pack built from the rules", () => {
   });
 
   it("reads billing once per project per run, and again in the next run", async () => {
-    pack = await startPolicyPack(env());
+    const pack = await h.start();
     await pack.configure({
       "min-balance": { enforcementLevel: "mandatory", projectId: 6002, minBalance: 1 },
       "monthly-budget": { enforcementLevel: "mandatory", projectId: 6002, monthlyBudget: 1e9 },

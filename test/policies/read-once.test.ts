@@ -4,42 +4,20 @@
  * and each policy takes the days its own settings ask for — counted on the emulator's side, through
  * Pulumi's analyzer protocol. And each policy judges the same days whichever policy read first.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
 import { parseCostgateConfig, policyPackConfig } from "../../provider/budget/config-file";
-import { type PolicyPackProcess, startPolicyPack } from "../helpers/analyzer";
+import { app, dailySeries, type PackConfig, packHarness } from "./pack-harness";
 
-let emu: Emulator;
-let pack: PolicyPackProcess | undefined;
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 /** 200 days: 400.00 a day until 90 days ago, then 100.00 a day, then yesterday at `yesterday`. */
-function series(yesterday: number) {
-  const out = [];
-  for (let i = 200; i >= 2; i--) out.push({ day: day(-i), totalAmount: i > 90 ? 400 : 100, totalBonuses: 0 });
-  out.push({ day: day(-1), totalAmount: yesterday, totalBonuses: 0 });
-  return out;
-}
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  emu.setProject({ id: 6001, products: { 1: { balance: 1000, bonuses: 0, daily: series(100) } } });
-  emu.setProject({ id: 6002, products: { 1: { balance: 100000, bonuses: 0, daily: series(500) } } });
-});
-afterAll(async () => {
-  await emu?.close();
-});
-afterEach(() => {
-  pack?.close();
-  pack = undefined;
-});
-
-const env = () => ({ COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token });
-const app = [{ type: "pulumi:pulumi:Stack", name: "app-ci", props: {} }];
+const series = (yesterday: number) => dailySeries(200, (i) => (i === 1 ? yesterday : i > 90 ? 400 : 100));
+const h = packHarness([
+  { id: 6001, products: { 1: { balance: 1000, bonuses: 0, daily: series(100) } } },
+  { id: 6002, products: { 1: { balance: 100000, bonuses: 0, daily: series(500) } } },
+]);
 
 /** The billing queries the emulator received, by operation. */
 function reads() {
-  const ops = emu.requests
+  const ops = h.emu.requests
     .filter((r) => r.path === "/bill/graphql")
     .map((r) => String((r.body as { query?: string } | undefined)?.query ?? ""));
   return {
@@ -61,9 +39,9 @@ describe("the pack reads billing once per project per run", () => {
     const config = policyPackConfig(parseCostgateConfig(FILE, "costgate.yaml"));
     expect(config["min-balance"]?.["historyDays"]).toBe(150);
     expect(config["daily-spike"]?.["historyDays"]).toBe(150);
-    pack = await startPolicyPack(env());
-    await pack.configure(config as Parameters<PolicyPackProcess["configure"]>[0]);
-    emu.requests.length = 0;
+    const pack = await h.start();
+    await pack.configure(config as PackConfig);
+    h.emu.requests.length = 0;
     const ds = await pack.analyzeStack(app);
     // one balance per project; the consumption of 151+ days in windows of 93: two per project, once
     expect(reads()).toEqual({ balance: 2, consumption: 4 });
@@ -83,17 +61,17 @@ describe("the pack reads billing once per project per run", () => {
           const { historyDays: _, ...own } = v;
           return [k, k === name ? own : { enforcementLevel: "disabled" }];
         }),
-      ) as Parameters<PolicyPackProcess["configure"]>[0];
+      ) as PackConfig;
     const alone: string[] = [];
     for (const name of Object.keys(config)) {
       if (config[name]?.["enforcementLevel"] === "disabled") continue;
-      pack = await startPolicyPack(env());
-      await pack.configure(only(name));
-      alone.push(...(await pack.analyzeStack(app)).map((d) => `${d.policyName}: ${d.message}`));
-      pack.close();
+      const one = await h.start();
+      await one.configure(only(name));
+      alone.push(...(await one.analyzeStack(app)).map((d) => `${d.policyName}: ${d.message}`));
+      one.close();
     }
-    pack = await startPolicyPack(env());
-    await pack.configure(config as Parameters<PolicyPackProcess["configure"]>[0]);
+    const pack = await h.start();
+    await pack.configure(config as PackConfig);
     const together = (await pack.analyzeStack(app)).map((d) => `${d.policyName}: ${d.message}`);
     expect(together.sort()).toEqual(alone.sort());
     expect(together).toContainEqual(expect.stringMatching(/^monthly-budget: /));
@@ -102,9 +80,9 @@ describe("the pack reads billing once per project per run", () => {
   it("without historyDays (a config written by hand), a later, longer window still reads again", async () => {
     const config = policyPackConfig(parseCostgateConfig(FILE, "costgate.yaml"));
     for (const entry of Object.values(config)) delete entry["historyDays"];
-    pack = await startPolicyPack(env());
-    await pack.configure(config as Parameters<PolicyPackProcess["configure"]>[0]);
-    emu.requests.length = 0;
+    const pack = await h.start();
+    await pack.configure(config as PackConfig);
+    h.emu.requests.length = 0;
     await pack.analyzeStack(app);
     // 6002 is read for min-balance (86 days, one window), then again for daily-spike's 150 days
     expect(reads().balance).toBe(3);

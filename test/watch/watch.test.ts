@@ -12,7 +12,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
 import { runCli } from "../helpers/cli";
-import { metricValue, type Receiver, series, startReceiver, startWatch, waitFor } from "./harness";
+import {
+  metricValue,
+  type Receiver,
+  series,
+  startReceiver,
+  startWatch,
+  type WatchProcess,
+  waitFor,
+} from "./harness";
 
 let emu: Emulator;
 let hook: Receiver;
@@ -46,19 +54,40 @@ const broke = (id: number) =>
 const count = (status: string, rule = "min-runway-days") =>
   hook.bodies.filter((b) => b["status"] === status && b["rule"] === rule).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** watchArgs watches `project` every second with --min-runway-days 14, then `more`. */
+const watchArgs = (project: string, ...more: string[]) => [
+  "--project-id",
+  project,
+  "--interval",
+  "1s",
+  "--min-runway-days",
+  "14",
+  ...more,
+];
+/** watching runs `body` against `costgate watch args`, and kills the process whatever happens. */
+async function watching(args: string[], body: (w: WatchProcess) => Promise<void>) {
+  const w = await startWatch(args, env);
+  try {
+    await body(w);
+  } finally {
+    w.child.kill("SIGKILL");
+  }
+}
+/** firstRead waits until /metrics has `project`'s balance and gives the exposition. */
+const firstRead = (w: WatchProcess, project: string) =>
+  waitFor("the first read", async () => {
+    const t = await scrape(w.url);
+    return metricValue(t, "costgate_balance", { project }) !== undefined && t;
+  });
+/** ruleOk is `project`'s costgate_rule_ok for min-runway-days as `url` serves it. */
+const ruleOk = async (url: string, project: string) =>
+  metricValue(await scrape(url), "costgate_rule_ok", { project, rule: "min-runway-days" });
 
 describe("costgate watch", () => {
   it("serves the emulator's figures in a format promtool accepts, and /healthz, /readyz", async () => {
     healthy(9001);
-    const w = await startWatch(
-      ["--project-id", "9001", "--interval", "1s", "--min-runway-days", "14", "--monthly-budget", "5000"],
-      env,
-    );
-    try {
-      const text = await waitFor("the first read", async () => {
-        const t = await scrape(w.url);
-        return metricValue(t, "costgate_balance", { project: "9001" }) !== undefined && t;
-      });
+    await watching(watchArgs("9001", "--monthly-budget", "5000"), async (w) => {
+      const text = await firstRead(w, "9001");
       const p = { project: "9001", product: "openstack" };
       expect(metricValue(text, "costgate_balance", p)).toBe(10_000);
       expect(metricValue(text, "costgate_bonuses", p)).toBe(25);
@@ -95,22 +124,13 @@ describe("costgate watch", () => {
         ]);
       }
       expect(await w.stop()).toBe(0);
-    } finally {
-      w.child.kill("SIGKILL");
-    }
+    });
   });
 
   it("--runway-unit seconds exposes the runway in Prometheus' base unit, and promtool's lint is clean", async () => {
     healthy(9011);
-    const w = await startWatch(
-      ["--project-id", "9011", "--interval", "1s", "--min-runway-days", "14", "--runway-unit", "seconds"],
-      env,
-    );
-    try {
-      const text = await waitFor("the first read", async () => {
-        const t = await scrape(w.url);
-        return metricValue(t, "costgate_balance", { project: "9011" }) !== undefined && t;
-      });
+    await watching(watchArgs("9011", "--runway-unit", "seconds"), async (w) => {
+      const text = await firstRead(w, "9011");
       const p = { project: "9011", product: "openstack" };
       expect(metricValue(text, "costgate_min_runway_seconds", p)).toBe(14 * 86_400);
       expect(metricValue(text, "costgate_runway_seconds", { ...p, quantile: "0.5" })).toBeGreaterThan(
@@ -123,48 +143,21 @@ describe("costgate watch", () => {
         expect(r.status).toBe(0);
       }
       expect(await w.stop()).toBe(0);
-    } finally {
-      w.child.kill("SIGKILL");
-    }
+    });
   });
 
   it("fires exactly once and resolves exactly once, across refreshes and a restart", async () => {
     healthy(9002);
     const state = join(dir, "fire-once.json");
-    const args = [
-      "--project-id",
-      "9002",
-      "--interval",
-      "1s",
-      "--min-runway-days",
-      "14",
-      "--webhook",
-      hook.url,
-      "--state",
-      state,
-    ];
+    const args = watchArgs("9002", "--webhook", hook.url, "--state", state);
     const first = await startWatch(args, env);
-    await waitFor(
-      "a read",
-      async () =>
-        metricValue(await scrape(first.url), "costgate_rule_ok", {
-          project: "9002",
-          rule: "min-runway-days",
-        }) === 1,
-    );
+    await waitFor("a read", async () => (await ruleOk(first.url, "9002")) === 1);
     broke(9002);
     await waitFor("the firing notification", () => count("firing") === 1);
     await sleep(3000); // three refreshes more
     expect(await first.stop()).toBe(0);
     const second = await startWatch(args, env);
-    await waitFor(
-      "a read after the restart",
-      async () =>
-        metricValue(await scrape(second.url), "costgate_rule_ok", {
-          project: "9002",
-          rule: "min-runway-days",
-        }) === 0,
-    );
+    await waitFor("a read after the restart", async () => (await ruleOk(second.url, "9002")) === 0);
     await sleep(2500);
     expect(count("firing")).toBe(1);
     expect(count("resolved")).toBe(0);
@@ -192,22 +185,7 @@ describe("costgate watch", () => {
 
   it("keeps serving the last figures and their age while the endpoint fails; read errors alert on their own", async () => {
     healthy(9003);
-    const w = await startWatch(
-      [
-        "--project-id",
-        "9003",
-        "--interval",
-        "1s",
-        "--min-runway-days",
-        "14",
-        "--retries",
-        "0",
-        "--webhook",
-        hook.url,
-      ],
-      env,
-    );
-    try {
+    await watching(watchArgs("9003", "--retries", "0", "--webhook", hook.url), async (w) => {
       const p = { project: "9003", product: "openstack" };
       await waitFor("a read", async () => metricValue(await scrape(w.url), "costgate_balance", p) === 10_000);
       const last = metricValue(await scrape(w.url), "costgate_last_success_timestamp_seconds", p);
@@ -226,31 +204,14 @@ describe("costgate watch", () => {
       expect(count("firing", "read-errors")).toBe(1);
       expect(w.stderr()).toMatch(/could not be read; the last figures are served/);
       expect(await w.stop()).toBe(0);
-    } finally {
-      w.child.kill("SIGKILL");
-    }
+    });
   }, 60_000);
 
   it("retries a failing webhook with backoff and delivers once when it recovers", async () => {
     broke(9004);
     hook.refuse = 3;
     const state = join(dir, "retry.json");
-    const w = await startWatch(
-      [
-        "--project-id",
-        "9004",
-        "--interval",
-        "1s",
-        "--min-runway-days",
-        "14",
-        "--webhook",
-        hook.url,
-        "--state",
-        state,
-      ],
-      env,
-    );
-    try {
+    await watching(watchArgs("9004", "--webhook", hook.url, "--state", state), async (w) => {
       await waitFor("the delivery after three refusals", () => count("firing") === 1, 40_000);
       await sleep(2000);
       expect(count("firing")).toBe(1);
@@ -259,9 +220,7 @@ describe("costgate watch", () => {
         /webhook http:\/\/127\.0\.0\.1:\d+\/…: not delivered \(HTTP 500\); retried with backoff/,
       );
       expect(await w.stop()).toBe(0);
-    } finally {
-      w.child.kill("SIGKILL");
-    }
+    });
   }, 60_000);
 });
 
