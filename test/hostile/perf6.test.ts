@@ -2,7 +2,9 @@
  * `costgate check` over many projects (issue 21 item 7, fifth pass), held as behaviour rather than timed:
  * what the command loads is what it needs — none of the identity's settings, no other command's options, no
  * node:crypto unless a file is written, none of undici's proxy and streaming API unless a proxy is used — and
- * a proxy still loads them and is used. And the rounding of figures without big.js (`cents`, `tenths`,
+ * a proxy still loads them and is used. Each request is read through undici's `dispatch` rather than
+ * `request()` and a body stream: on any body, cut into any chunks, with repeated headers or an informational
+ * answer first, `send` reads what `request()` and `body.text()` read; a signal aborts it at any stage. And the rounding of figures without big.js (`cents`, `tenths`,
  * `tenthsDown` on a number) gives what big.js gives on any double, hostile ones included, in bounded time.
  * Real processes against the emulator and a forward proxy on 127.0.0.1.
  */
@@ -10,11 +12,15 @@ import Big = require("big.js");
 
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../emulator";
+import { undici } from "../../provider/http/dispatcher";
+import { send } from "../../provider/http/send";
 import { cents, tenths, tenthsDown } from "../../provider/money";
 import { type ForwardProxy, startForwardProxy } from "../proxy/forward-proxy";
 
@@ -193,5 +199,156 @@ describe("rounding a number without big.js", () => {
     for (const v of values) sink += cents(v) + tenths(v) + tenthsDown(v);
     expect(typeof sink).toBe("number");
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+/** One answer of the hostile server: status, headers (a list repeats one), the body's chunks as bytes. */
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  chunks: Buffer[];
+  informational?: boolean;
+}
+
+let server: Server;
+let origin: string;
+let next: Answer;
+const received: string[] = [];
+
+/** Bytes of every kind: UTF-8 text (astral and BOM included), invalid sequences, nothing. */
+const anyBody = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 200 }).map((t) => Buffer.from(t, "utf8")),
+  fc.string({ maxLength: 50 }).map((t) => Buffer.from(`\ufeff${t}`, "utf8")),
+  fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+  fc.constant(Buffer.alloc(0)),
+);
+
+/** A body cut into chunks at arbitrary places (multi-byte characters split across them). */
+const chunked = anyBody.chain((body) =>
+  fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, body.length - 1) }), { maxLength: 4 }).map((cuts) => {
+    const at = [0, ...cuts.filter((c) => c < body.length).sort((a, b) => a - b), body.length];
+    return at.slice(1).map((end, i) => body.subarray(at[i], end));
+  }),
+);
+
+const anyAnswer = fc.record({
+  status: fc.constantFrom(200, 201, 204, 400, 401, 404, 429, 500, 503),
+  headers: fc.array(
+    fc.tuple(
+      fc.constantFrom("x-a", "x-request-id", "retry-after", "x-b"),
+      fc.stringMatching(/^[a-z0-9 ,;=]{0,12}$/),
+    ),
+    { maxLength: 5 },
+  ),
+  chunks: chunked,
+  informational: fc.boolean(),
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    received.push(req.url ?? "");
+    const a = next;
+    if (a.informational) res.writeProcessing();
+    const headers: Record<string, string[]> = {};
+    for (const [k, v] of a.headers) headers[k] = [...(headers[k] ?? []), v];
+    res.writeHead(a.status, headers);
+    if (a.status !== 204) for (const c of a.chunks) res.write(c);
+    res.end();
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+});
+
+/** What request() and body.text() read of the same answer: the reference the exchange must equal. */
+async function byRequest(a: Answer) {
+  next = a;
+  const agent = new (undici().Agent)();
+  try {
+    const res = await agent.request({ origin, path: "/ref", method: "GET" });
+    const text = await res.body.text();
+    const flat: Record<string, string | undefined> = {};
+    const repeated: string[] = [];
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (Array.isArray(v) && v.length > 1) repeated.push(k);
+      flat[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    return { status: res.statusCode, headers: flat, text, repeated };
+  } finally {
+    await agent.close();
+  }
+}
+
+async function bySend(a: Answer, signal?: AbortSignal) {
+  next = a;
+  const r = await send({
+    service: "billing",
+    method: "GET",
+    url: `${origin}/send`,
+    transport: { retry: false, ...(signal ? { signal } : {}) },
+  });
+  return { status: r.status, headers: r.headers, text: r.text, repeated: r.repeatedHeaders ?? [] };
+}
+
+/** Headers both sides see, without those that name the moment or the connection. */
+const stable = (h: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(h).filter(([k]) => !["date", "keep-alive", "connection"].includes(k)));
+
+describe("send reads each answer through dispatch as request() and body.text() read it", () => {
+  it("any body in any chunks, repeated headers, an informational answer first: the same status, headers and text", async () => {
+    const started = performance.now();
+    await fc.assert(
+      fc.asyncProperty(anyAnswer, async (a) => {
+        const ref = await byRequest(a);
+        const got = await bySend(a);
+        expect(got.status).toBe(ref.status);
+        expect(got.text).toBe(ref.text);
+        expect(stable(got.headers)).toEqual(stable(ref.headers));
+        expect(got.repeated.sort()).toEqual(ref.repeated.sort());
+      }),
+      { numRuns: RUNS.numRuns },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it("a byte-order mark is skipped, as body.text() skips it, and only at the start", async () => {
+    const body = Buffer.from('\ufeff{"a":"\ufeff"}', "utf8");
+    const got = await bySend({ status: 200, headers: [], chunks: [body.subarray(0, 2), body.subarray(2)] });
+    expect(got.text).toBe('{"a":"\ufeff"}');
+  });
+
+  it("a caller's signal aborts a request mid-body at once, and an aborted one is never sent", async () => {
+    const controller = new AbortController();
+    // an answer that never ends: headers, one chunk, then nothing
+    const hanging = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("{");
+    });
+    await new Promise<void>((ok) => hanging.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
+    try {
+      const started = performance.now();
+      setTimeout(() => controller.abort(new Error("stopped by the caller")), 200);
+      const error = await send({
+        service: "billing",
+        method: "GET",
+        url,
+        transport: { retry: false, signal: controller.signal },
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(performance.now() - started).toBeLessThan(3_000);
+      received.length = 0;
+      const again = await bySend({ status: 200, headers: [], chunks: [] }, controller.signal).catch(
+        (e: unknown) => e,
+      );
+      expect(again).toBeInstanceOf(Error);
+      expect(received).toEqual([]);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((ok) => hanging.close(ok));
+    }
   });
 });
