@@ -158,10 +158,36 @@ export function toNumber(b: Big): number {
 }
 
 /**
+ * roundedShortest rounds a number's shortest text (what big.js reads of a number) to `dp` decimals, half away
+ * from zero (`up`) or toward zero, without a decimal object: the kept digits as a whole number of units
+ * (at most 15 digits, so exact), plus one when the first dropped digit is 5 or more and `up`, divided by
+ * 10^dp — the double nearest to that decimal, as Number() of big.js's text is. Undefined for what it does not
+ * take (not finite, exponent form, 1e13 or more): the caller uses big.js. test/hostile/perf6.test.ts holds it
+ * to big.js on any double.
+ */
+function roundedShortest(n: number, dp: 1 | 2, up: boolean): number | undefined {
+  const s = String(n);
+  if (!Number.isFinite(n) || s.includes("e")) return undefined;
+  const neg = n < 0;
+  const abs = neg ? s.slice(1) : s;
+  const dot = abs.indexOf(".");
+  // a whole number, or no more decimals than kept: itself (never -0)
+  if (dot === -1 || abs.length - dot - 1 <= dp) return n === 0 ? 0 : n;
+  if (dot > 13) return undefined;
+  let units = Number(abs.slice(0, dot) + abs.slice(dot + 1, dot + 1 + dp));
+  if (up && abs.charCodeAt(dot + 1 + dp) >= 53 /* "5" */) units += 1;
+  if (units === 0) return 0;
+  const r = units / (dp === 2 ? 100 : 10);
+  return neg ? -r : r;
+}
+
+/**
  * cents rounds to 2 decimals, half away from zero, and returns a number (never -0).
  * @internal
  */
 export function cents(value: Big.BigSource): number {
+  const fast = typeof value === "number" ? roundedShortest(value, 2, true) : undefined;
+  if (fast !== undefined) return fast;
   const n = new Big(value).round(2, Big.roundHalfUp).toNumber();
   return n === 0 ? 0 : n;
 }
@@ -171,6 +197,8 @@ export function cents(value: Big.BigSource): number {
  * @internal
  */
 export function tenthsDown(value: Big.BigSource): number {
+  const fast = typeof value === "number" ? roundedShortest(value, 1, false) : undefined;
+  if (fast !== undefined) return fast;
   const n = new Big(value).round(1, Big.roundDown).toNumber();
   return n === 0 ? 0 : n;
 }
@@ -180,6 +208,8 @@ export function tenthsDown(value: Big.BigSource): number {
  * @internal
  */
 export function tenths(value: Big.BigSource): number {
+  const fast = typeof value === "number" ? roundedShortest(value, 1, true) : undefined;
+  if (fast !== undefined) return fast;
   const n = new Big(value).round(1, Big.roundHalfUp).toNumber();
   return n === 0 ? 0 : n;
 }

@@ -14,6 +14,7 @@ import { type AuthMethod, validateAuth } from "./identity/auth";
 import { authMethodFields, IDENTITY_FIELDS, type IdentityFieldName } from "./identity/fields";
 import { normalizeAuthUrl } from "./identity/urls";
 import { ownValue } from "./own";
+import { truthy } from "./truthy";
 
 /** IdentityArgs are the identity settings a caller may give explicitly; every field is optional. */
 export interface IdentityArgs {
@@ -72,15 +73,6 @@ type _EveryField = Assert<
 const CLOUD_AUTH_KEYS = Object.fromEntries(
   IDENTITY_FIELDS.flatMap((f) => ("cloudsKey" in f ? [[f.name, f.cloudsKey]] : [])),
 ) as Partial<Record<keyof Fields, string>>;
-
-/** truthy reads a yes/no variable strictly: `OS_INSECURE=maybe` is an error, not false. */
-function truthy(v: string, name = "OS_INSECURE"): boolean {
-  const t = v.trim().toLowerCase();
-  if (t === "") return false;
-  if (["1", "true", "yes", "on"].includes(t)) return true;
-  if (["0", "false", "no", "off"].includes(t)) return false;
-  throw new ConfigError(name, `"${v}" is not true or false; use true or false (or 1/0, yes/no)`);
-}
 
 function fromEnv(env: NodeJS.ProcessEnv): Fields {
   const out: Record<string, unknown> = {};
@@ -323,60 +315,4 @@ export function identityDefaults(cloud?: string, env: NodeJS.ProcessEnv = proces
   return merge(fromEnv(env), name ? fromCloudsYaml(name, env) : {});
 }
 
-/** BillingArgs are the billing settings a caller may give explicitly. */
-export interface BillingArgs {
-  /** The console/billing base address; costgate adds `/bill/graphql`. */
-  billingUrl?: string;
-  /** The console access token (docs/API.md#console-access-tokens), sent as `X-User-Token`. */
-  billingToken?: string;
-  caCert?: string;
-  insecure?: boolean;
-  timeouts?: Timeouts;
-  /** Retries (like `--retries`); `false` turns them off. */
-  retry?: RetryOptions | false;
-  /** How errors name these settings: their names here unless the caller says otherwise (errors.ts). */
-  names?: SettingNames;
-}
-
-/** A source of stack configuration, such as `new pulumi.Config("costgate")`. */
-export interface ConfigSource {
-  get(key: string): string | undefined;
-}
-
-/**
- * resolveBillingSettings takes arguments, then stack config (`costgate:billingUrl`,
- * `costgate:billingToken`), then `COSTGATE_BILLING_URL` / `COSTGATE_BILLING_TOKEN`.
- */
-export function resolveBillingSettings(
-  args: BillingArgs = {},
-  config?: ConfigSource,
-  env: NodeJS.ProcessEnv = process.env,
-): { baseUrl: string; token: string; transport: TransportOptions } {
-  const pick = (arg: string | undefined, key: string, envName: string) =>
-    [arg, config?.get(key), env[envName]].find((v) => v !== undefined && v.trim() !== "");
-  const baseUrl = pick(args.billingUrl, "billingUrl", "COSTGATE_BILLING_URL");
-  const token = pick(args.billingToken, "billingToken", "COSTGATE_BILLING_TOKEN");
-  if (!baseUrl) {
-    const billingUrl = settingName(args.names, "billingUrl");
-    // stack config is a Pulumi program's source; a caller that renames the setting reads none
-    const stack = billingUrl === "billingUrl" ? ", costgate:billingUrl" : "";
-    throw new ConfigError(
-      billingUrl,
-      `missing; give the billing base address (${billingUrl}${stack} or COSTGATE_BILLING_URL); costgate adds /bill/graphql`,
-    );
-  }
-  if (!token) {
-    throw new ConfigError(
-      "billingToken",
-      "missing; create a console access token (access management → access tokens) and set COSTGATE_BILLING_TOKEN (or the secret costgate:billingToken)",
-    );
-  }
-  const transport: TransportOptions = {};
-  const caCert = args.caCert ?? env["OS_CACERT"];
-  if (caCert) transport.caCert = caCert;
-  if (args.insecure || truthy(env["OS_INSECURE"] ?? "")) transport.insecure = true;
-  if (args.timeouts) transport.timeouts = args.timeouts;
-  if (args.retry !== undefined) transport.retry = args.retry;
-  if (args.names) transport.names = args.names;
-  return { baseUrl, token, transport };
-}
+export { type BillingArgs, type ConfigSource, resolveBillingSettings } from "./billing/settings";

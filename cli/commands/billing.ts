@@ -4,20 +4,12 @@
 import { getBalance, getConsumption } from "../../provider/billing/client";
 import { productName } from "../../provider/billing/products";
 import { formatMoney as money } from "../../provider/money";
-import { resolveBillingSettings } from "../../provider/settings";
 import { safeJson } from "../../provider/text";
-import type { BalanceOptions, EndpointOptions, UsageOptions } from "../options/billing";
+import { type BalanceOptions, billingEndpoint, type UsageOptions } from "../options/billing";
 import { FLAG_NAMES } from "../period-flags";
 import { dataNotes } from "../report/words";
 
-/**
- * billingEndpoint resolves the endpoint from its options: the flags, then COSTGATE_BILLING_URL /
- * COSTGATE_BILLING_TOKEN. The run's cap travels with it: every request made with it counts, and no other.
- */
-export function billingEndpoint(o: EndpointOptions) {
-  const ep = resolveBillingSettings(o.args);
-  return { ...ep, transport: { ...ep.transport, runBudget: o.runBudget } };
-}
+export { billingEndpoint } from "../options/billing";
 
 /** balanceCommand prints a project's balance and bonuses. */
 export async function balanceCommand(o: BalanceOptions): Promise<number> {

@@ -13,7 +13,8 @@ import { isConfigError } from "../../provider/errors";
 import { cleanText, safeJson } from "../../provider/text";
 import { EXIT, UsageError } from "../errors";
 import { writeOutputs } from "../files";
-import { type CheckOptions, flagOf } from "../options";
+import { billingEndpoint } from "../options/billing";
+import { type CheckOptions, flagOf } from "../options/gate";
 import { annotations, annotationText, findingLine, findingsTable } from "../report/findings";
 import { cell, VERDICT_ICON } from "../report/markdown";
 import {
@@ -25,7 +26,6 @@ import {
   verdictSentence,
 } from "../report/words";
 import { appendSummary } from "../summary";
-import { billingEndpoint } from "./billing";
 
 /**
  * checkText is one project's check in text: the verdict, a line per rule, under monthly-budget a line per

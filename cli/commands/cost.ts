@@ -80,7 +80,7 @@ export async function costCommand(o: CostOptions): Promise<number> {
   // the billing client and the rules are required only when a project is priced against its billing:
   // a preview priced alone loads neither (~35 modules)
   const ep = o.endpoint
-    ? (require("./billing") as typeof import("./billing")).billingEndpoint(o.endpoint)
+    ? (require("../options/billing") as typeof import("../options/billing")).billingEndpoint(o.endpoint)
     : undefined;
 
   // everything is checked: now the preview

@@ -5,6 +5,7 @@
 import { EXIT } from "../errors";
 import { writeOutputs } from "../files";
 import type { ReportOptions } from "../options";
+import { billingEndpoint } from "../options/billing";
 import { useColor } from "../report/colors";
 import { fetchReport } from "../report/fetch";
 import { renderMarkdown } from "../report/markdown";
@@ -12,7 +13,6 @@ import { emitReport } from "../report/output";
 import { startProgress } from "../report/progress";
 import { verdictSentence } from "../report/words";
 import { appendSummary } from "../summary";
-import { billingEndpoint } from "./billing";
 
 /**
  * reportCommand checks every flag, then reads the balance and the charges and writes the report.

@@ -18,8 +18,8 @@ import {
 import { type CycleResult, Watcher } from "../../provider/watch/watcher";
 import { EXIT, UsageError } from "../errors";
 import { writeFileAtomic } from "../files";
+import { billingEndpoint } from "../options/billing";
 import type { WatchOptions } from "../options/watch";
-import { billingEndpoint } from "./billing";
 import { checkText } from "./check";
 
 /** How webhooks are reached: short timeouts, the proxy from the environment; retries are the outbox's. */

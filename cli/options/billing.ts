@@ -6,9 +6,9 @@
 
 import { type ProductId, parseProduct } from "../../provider/billing/products";
 import { parseProjectId } from "../../provider/billing/project-id";
+import { type BillingArgs, resolveBillingSettings } from "../../provider/billing/settings";
 import { isoDay } from "../../provider/calendar";
 import type { RequestBudget } from "../../provider/http";
-import type { BillingArgs } from "../../provider/settings";
 import { DEFAULT_RUN_REQUESTS } from "../billing-options";
 import { UsageError } from "../errors";
 import { CLI_NAMES, flag } from "../names";
@@ -36,6 +36,15 @@ export function endpointOptions(o: Flags): EndpointOptions {
   if (caCert !== undefined) args.caCert = caCert;
   if (o["insecure"] === true) args.insecure = true;
   return { args, runBudget };
+}
+
+/**
+ * billingEndpoint resolves the endpoint from its options: the flags, then COSTGATE_BILLING_URL /
+ * COSTGATE_BILLING_TOKEN. The run's cap travels with it: every request made with it counts, and no other.
+ */
+export function billingEndpoint(o: EndpointOptions) {
+  const ep = resolveBillingSettings(o.args);
+  return { ...ep, transport: { ...ep.transport, runBudget: o.runBudget } };
 }
 
 /**

@@ -18,7 +18,9 @@ let loaded: Undici | undefined;
  * caches, interceptors, fetch and node's own bundled undici: ~45 ms more per process than the three
  * dispatchers and the request API (docs/BENCHMARKS.md). Those files are required directly, with the
  * request API put on Dispatcher.prototype as the entry point does; should a later undici move them,
- * the entry point is used instead. Either way node:http2 is not loaded (see withoutHttp2).
+ * the entry point is used instead. The ProxyAgent, and the rest of the API it tunnels with (`connect`),
+ * load when a proxy is first used: a run without one does not compile them (8 files). Either way
+ * node:http2 is not loaded (see withoutHttp2).
  */
 export function undici(): Undici {
   if (loaded) return loaded;
@@ -29,17 +31,37 @@ export function undici(): Undici {
 function loadUndici(): Undici {
   try {
     const Dispatcher = require("undici/lib/dispatcher/dispatcher.js") as { prototype: object };
-    const api = require("undici/lib/api/index.js") as object;
-    if (!("request" in Dispatcher.prototype)) Object.assign(Dispatcher.prototype, api);
-    const parts: Undici = {
-      Agent: require("undici/lib/dispatcher/agent.js"),
-      Pool: require("undici/lib/dispatcher/pool.js"),
-      ProxyAgent: require("undici/lib/dispatcher/proxy-agent.js"),
+    if (!("request" in Dispatcher.prototype)) {
+      Object.assign(Dispatcher.prototype, { request: require("undici/lib/api/api-request.js") });
+    }
+    const Agent = require("undici/lib/dispatcher/agent.js") as Undici["Agent"];
+    const Pool = require("undici/lib/dispatcher/pool.js") as Undici["Pool"];
+    if (typeof Agent !== "function" || typeof Pool !== "function") throw new Error("moved");
+    let proxyAgent: Undici["ProxyAgent"] | undefined;
+    return {
+      Agent,
+      Pool,
+      get ProxyAgent() {
+        proxyAgent ??= withoutHttp2(() => loadProxyAgent(Dispatcher.prototype));
+        return proxyAgent;
+      },
     };
-    if (typeof parts.Agent !== "function" || typeof parts.ProxyAgent !== "function") throw new Error("moved");
-    return parts;
   } catch {
     return require("undici") as Undici;
+  }
+}
+
+/** loadProxyAgent requires undici's ProxyAgent and puts the whole request API (its tunnels use `connect`) in place. */
+function loadProxyAgent(prototype: object): Undici["ProxyAgent"] {
+  try {
+    const api = require("undici/lib/api/index.js") as Record<string, unknown>;
+    for (const [name, fn] of Object.entries(api))
+      if (!(name in prototype)) Object.assign(prototype, { [name]: fn });
+    const ProxyAgent = require("undici/lib/dispatcher/proxy-agent.js") as Undici["ProxyAgent"];
+    if (typeof ProxyAgent !== "function") throw new Error("moved");
+    return ProxyAgent;
+  } catch {
+    return (require("undici") as Undici).ProxyAgent;
   }
 }
 
@@ -161,7 +183,8 @@ export function dispatcherFor(spec: DispatcherSpec): Dispatcher {
   ]);
   let d = dispatchers.get(key);
   if (d) return d;
-  const { Agent, Pool, ProxyAgent } = undici();
+  // not destructured: ProxyAgent is a getter that loads it, read only when a proxy is used
+  const u = undici();
   const ca = spec.caCert ? readCa(spec.caCert) : undefined;
   if (spec.insecure && !warnedInsecure) {
     warnedInsecure = true;
@@ -174,9 +197,9 @@ export function dispatcherFor(spec: DispatcherSpec): Dispatcher {
   const tls = { ...(ca ? { ca } : {}), rejectUnauthorized: !spec.insecure, timeout: spec.connectMs };
   const pooled = { keepAliveTimeout: KEEP_ALIVE_MS, maxResponseSize: spec.maxBytes };
   if (!spec.proxy) {
-    d = new Agent({ ...pooled, connect: tls });
+    d = new u.Agent({ ...pooled, connect: tls });
   } else {
-    d = new ProxyAgent({
+    d = new u.ProxyAgent({
       uri: spec.proxy.url,
       // http:// endpoints in absolute form through an http:// proxy, as curl does (many proxies allow
       // CONNECT to port 443 only); https:// ones through a CONNECT tunnel
@@ -185,9 +208,9 @@ export function dispatcherFor(spec: DispatcherSpec): Dispatcher {
       requestTls: tls,
       // an https:// proxy: the system's CAs and the caller's bundle; never made insecure
       proxyTls: { ...(ca ? { ca } : {}), timeout: spec.connectMs },
-      factory: (origin, opts) => new Pool(origin, { ...opts, ...pooled }),
+      factory: (origin, opts) => new u.Pool(origin, { ...opts, ...pooled }),
       // the proxy's answer to CONNECT is part of connecting: it gets the connect timeout
-      clientFactory: (origin, opts) => new Pool(origin, { ...opts, headersTimeout: spec.connectMs }),
+      clientFactory: (origin, opts) => new u.Pool(origin, { ...opts, headersTimeout: spec.connectMs }),
     });
   }
   dispatchers.set(key, d);
