@@ -4,10 +4,10 @@
 import Big = require("big.js");
 
 import { dayString } from "../calendar";
-import { cents, formatFixed1, formatMoney, formatNumber, tenths } from "./money";
+import { cents, formatFixed1, formatMoney, formatNumber, fromCents, tenths } from "./money";
 import type { BudgetRule } from "./rule";
 import { RULE_INFO } from "./rule-info";
-import { amountOn, coveredFrom, type Series } from "./series";
+import { amountOn, centsOn, coveredFrom, type Series } from "./series";
 
 /** MIN_SPIKE_DAYS is how many days before the last full day the spike rule needs to take a median. */
 export const MIN_SPIKE_DAYS = 3;
@@ -156,7 +156,8 @@ export const dailySpikeRule: BudgetRule = {
     const priorDays = from === null ? 0 : last - from;
     const who = `Project ${input.projectId}`;
     const day = dayString(last);
-    const amount = cents(amountOn(series, last));
+    const lastCents = centsOn(series, last);
+    const amount = lastCents !== undefined ? fromCents(lastCents) : cents(amountOn(series, last));
     const factor = config.spikeFactor;
     if (priorDays < MIN_SPIKE_DAYS) {
       const had = priorDays === 1 ? "1 day" : `${priorDays} days`;
