@@ -4,11 +4,14 @@
  * order (one pass, in whole cents) against the big.js path; the budget rules' averages, daily rate, runway,
  * month-end forecast, available money and min-balance comparison in integers (or as numbers) against the
  * big.js formulas they replaced, on any doubles: whole cents, fractions of a cent, -0, the bounds, 1e300.
+ * Per request: the GraphQL URL kept for the last base address (the same answer or refusal in any order), and
+ * a URL's user info looked for only where its text has an "@".
  */
 import Big = require("big.js");
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { graphqlUrl } from "../../provider/billing/client";
 import { type RawDay, summarize } from "../../provider/billing/results";
 import { evaluate } from "../../provider/budget";
 import { dailyRateOf, trailingOf } from "../../provider/budget/average";
@@ -254,5 +257,81 @@ describe("the rules' arithmetic in integers gives what big.js gives", () => {
       { numRuns: 200 },
     );
     expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe("per request: what is kept and skipped is what would be computed", () => {
+  /** Base addresses, good and bad: schemes, user info, queries, trailing slashes, junk. */
+  const base = fc.oneof(
+    fc.constantFrom(
+      "http://127.0.0.1:8080",
+      "https://console.example/",
+      "https://console.example/bill/graphql",
+      "https://console.example//bill/graphql//",
+      " https://console.example/x/ ",
+      "https://u:p@console.example",
+      "https://console.example/?q=1",
+      "https://console.example/#f",
+      "ftp://console.example",
+      "not a url",
+      "",
+    ),
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    fc.string({ maxLength: 40 }),
+  );
+  const outcome = (b: string, field: string) => {
+    try {
+      return `ok ${graphqlUrl(b, field)}`;
+    } catch (e) {
+      return `refused ${(e as { field?: string }).field} ${(e as Error).message}`;
+    }
+  };
+
+  it("graphqlUrl answers each base address the same, first or again, whatever came before", () => {
+    const started = performance.now();
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(base, fc.constantFrom("billingUrl", "url")), { maxLength: 12 }),
+        (calls) => {
+          const first = calls.map(([b, f]) => outcome(b, f));
+          const again = [...calls].reverse().map(([b, f]) => outcome(b, f));
+          expect(again.reverse()).toEqual(first);
+          // each again right after itself (the kept one answers)
+          for (const [i, [b, f]] of calls.entries()) expect(outcome(b, f)).toBe(first[i]);
+        },
+      ),
+      RUNS,
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("a URL has user info only when its text has an @", () => {
+    const text = fc.oneof(
+      fc.webUrl({ withQueryParameters: true, withFragments: true }),
+      fc.string({ maxLength: 60 }).map((t) => `http://${t}`),
+      fc.string({ maxLength: 60 }).map((t) => `https://h${t}`),
+      fc.constantFrom(
+        "http://u:p@h",
+        "http://u%40x:p%3A@h",
+        "http://%40@h",
+        "http://u:p%40@h",
+        "http:\\\\u:p@h",
+        "http://u:p\uFF20h",
+        "http://u:p%40h",
+        "http://\tu:p@h",
+      ),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        let u: URL;
+        try {
+          u = new URL(t);
+        } catch {
+          return;
+        }
+        if (u.username !== "" || u.password !== "") expect(t.includes("@")).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
