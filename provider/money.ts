@@ -214,6 +214,38 @@ export function tenths(value: Big.BigSource): number {
   return n === 0 ? 0 : n;
 }
 
+/**
+ * wholeCents is `x` as a whole number of cents when it surely is one: |x| ≤ 1e12 and `x` is the number nearest
+ * to c/100, so its shortest text (what big.js reads) is that decimal; else undefined. -0 is 0. The budget
+ * rules' sums, averages and quotients of such amounts are exact in integers (test/hostile/perf8.test.ts).
+ * @internal
+ */
+export function wholeCents(x: number): number | undefined {
+  if (!(Math.abs(x) <= 1e12)) return undefined;
+  const c = Math.round(x * 100);
+  return c / 100 === x ? (c === 0 ? 0 : c) : undefined;
+}
+
+/**
+ * fromCents is a whole number of cents as the number big.js would give of its decimal (`toNumber`), never -0.
+ * @internal
+ */
+export function fromCents(c: number): number {
+  return c === 0 ? 0 : c / 100;
+}
+
+/**
+ * quotientHalfAway is n / d rounded to a whole number half away from zero (big.js's roundHalfUp), for safe
+ * integers n and d > 0; never -0.
+ * @internal
+ */
+export function quotientHalfAway(n: number, d: number): number {
+  const a = Math.abs(n);
+  const rest = a % d;
+  const q = (a - rest) / d + (2 * rest >= d ? 1 : 0);
+  return q === 0 ? 0 : Math.sign(n) * q;
+}
+
 /** The formatters of this process, by locale and options (see the module's comment). */
 type IntlCache = Map<string, Intl.NumberFormat | Intl.DateTimeFormat>;
 

@@ -5,8 +5,8 @@ import Big = require("big.js");
 
 import { dayString } from "../calendar";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
-import { cents } from "./money";
-import { coveredFrom, type Series, toSeries, totalBetween } from "./series";
+import { cents, fromCents, quotientHalfAway, wholeCents } from "./money";
+import { centsBetween, coveredFrom, type Series, toSeries, totalBetween } from "./series";
 import type { BudgetInput } from "./types";
 
 /** TrailingAverage is the trailing daily average and the span it was taken over. */
@@ -32,6 +32,20 @@ export function trailingOf(series: Series, trailingDays: number): TrailingAverag
   const from = coveredFrom(series, series.today - trailingDays, to);
   if (from === null) return { average: 0, total: 0, days: 0, from: null, to: null, exact: new Big(0) };
   const days = to - from + 1;
+  const c = centsBetween(series, from, to);
+  if (c !== undefined) {
+    // whole cents: the average in integers, rounded as cents() rounds the decimal quotient
+    return {
+      average: fromCents(quotientHalfAway(c, days)),
+      total: fromCents(c),
+      days,
+      from: dayString(from),
+      to: dayString(to),
+      get exact() {
+        return totalBetween(series, from, to).div(days);
+      },
+    };
+  }
   const total = totalBetween(series, from, to);
   const exact = total.div(days);
   return {
@@ -78,5 +92,8 @@ export function trailingAverage(
  * @internal
  */
 export function dailyRateOf(average: number, extraDailyCost: number): number {
+  const a = wholeCents(average);
+  const e = wholeCents(cents(extraDailyCost));
+  if (a !== undefined && e !== undefined) return Math.max(0, fromCents(a + e));
   return Math.max(0, cents(new Big(average).plus(cents(extraDailyCost))));
 }

@@ -11,13 +11,13 @@ import { forecastOf } from "./forecast";
 import { minBalanceRule } from "./min-balance";
 import { minRunwayDaysRule } from "./min-runway-days";
 import { type ForecastModel, forecastModel } from "./model";
-import { cents } from "./money";
+import { cents, fromCents } from "./money";
 import { monthlyBudgetRule } from "./monthly-budget";
 import { reasonFiguresOf } from "./reasons";
 import type { BudgetRule, RuleContext } from "./rule";
 import { availableOf, runwayOf } from "./runway";
 import type { Series } from "./series";
-import { amountOn, checkInput, firstChargeBefore, numberOn, toSeries } from "./series";
+import { amountOn, centsOn, checkInput, firstChargeBefore, numberOn, toSeries } from "./series";
 import type { BudgetInput, Evaluation, Finding, ForecastFigures, QuantileFigures } from "./types";
 import { verdictOf } from "./verdict";
 
@@ -107,6 +107,7 @@ function evaluated(input: BudgetInput, config: BudgetConfig) {
   });
 
   const lastFullDay = series.today - 1;
+  const lastCents = centsOn(series, lastFullDay);
   const evaluation: Evaluation = {
     projectId: input.projectId,
     findings,
@@ -121,7 +122,8 @@ function evaluated(input: BudgetInput, config: BudgetConfig) {
       runwayDays:
         (byModel && !runway.exhausted ? modelFigures.runwayDays?.[cfg.quantile] : undefined) ?? runway.days,
       lastFullDay: dayString(lastFullDay),
-      lastFullDayAmount: cents(amountOn(series, lastFullDay)),
+      lastFullDayAmount:
+        lastCents !== undefined ? fromCents(lastCents) : cents(amountOn(series, lastFullDay)),
       forecast: modelFigures,
     },
     verdict: verdictOf(findings),

@@ -6,8 +6,8 @@ import Big = require("big.js");
 import { dayString, monthPosition } from "../calendar";
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
-import { cents } from "./money";
-import { type Series, toSeries, totalBetween } from "./series";
+import { cents, fromCents, wholeCents } from "./money";
+import { centsBetween, type Series, toSeries, totalBetween } from "./series";
 import type { BudgetInput } from "./types";
 
 /** MonthForecast is what the current UTC month has cost so far and is forecast to cost by its end. */
@@ -38,9 +38,16 @@ export interface MonthForecast {
  */
 export function forecastOf(series: Series, trailing: TrailingAverage, extraDailyCost: number): MonthForecast {
   const month = monthPosition(series.today);
-  const monthToDate = cents(totalBetween(series, month.first, series.today));
+  const c = centsBetween(series, month.first, series.today);
+  const monthToDate = c !== undefined ? fromCents(c) : cents(totalBetween(series, month.first, series.today));
   const dailyRate = dailyRateOf(trailing.average, extraDailyCost);
-  const forecast = cents(new Big(monthToDate).plus(new Big(dailyRate).times(month.daysLeft)));
+  const m = wholeCents(monthToDate);
+  const r = wholeCents(dailyRate);
+  const sum = m !== undefined && r !== undefined ? m + r * month.daysLeft : undefined;
+  const forecast =
+    sum !== undefined && Number.isSafeInteger(sum)
+      ? fromCents(sum)
+      : cents(new Big(monthToDate).plus(new Big(dailyRate).times(month.daysLeft)));
   return {
     monthToDate,
     forecast,

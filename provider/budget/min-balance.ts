@@ -19,7 +19,14 @@ export const minBalanceRule: BudgetRule = {
     if (config.minBalance === undefined) return notConfigured(ctx, "min-balance", "minBalance");
     const available = availableOf(input.balance, input.bonuses, config.includeBonuses);
     const minBalance = config.minBalance;
-    const status = new Big(available).gte(minBalance) ? "pass" : "fail";
+    // two finite numbers compare as their shortest texts (what big.js reads) do
+    const status = (
+      Number.isFinite(available) && Number.isFinite(minBalance)
+        ? available >= minBalance
+        : new Big(available).gte(minBalance)
+    )
+      ? "pass"
+      : "fail";
     const balance = cents(input.balance);
     const bonuses = cents(input.bonuses);
     const message = config.includeBonuses

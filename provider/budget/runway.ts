@@ -5,7 +5,7 @@ import Big = require("big.js");
 
 import { dailyRateOf, type TrailingAverage, trailingOf } from "./average";
 import { type BudgetConfig, parseBudgetConfig } from "./config";
-import { cents, tenthsDown } from "./money";
+import { cents, fromCents, tenthsDown, wholeCents } from "./money";
 import { checkInput, toSeries } from "./series";
 import type { BudgetInput } from "./types";
 
@@ -48,7 +48,7 @@ export function runwayOf(available: number, trailing: TrailingAverage, extraDail
   if (available <= 0) return { days: 0, infinite: false, exhausted: true, ...base };
   if (dailyRate === 0) return { days: null, infinite: true, exhausted: false, ...base };
   return {
-    days: tenthsDown(new Big(available).div(dailyRate)),
+    days: runwayTenths(available, dailyRate),
     infinite: false,
     exhausted: false,
     ...base,
@@ -56,11 +56,30 @@ export function runwayOf(available: number, trailing: TrailingAverage, extraDail
 }
 
 /**
+ * runwayTenths is available / dailyRate (both positive) rounded down to 0.1: in integers when both are whole
+ * cents (floor(10·A / R) tenths; big.js's 20-place quotient never reaches the next tenth, since a quotient of
+ * cents below 1e12 is at least 1/(10·R) from it), else in big.js.
+ */
+function runwayTenths(available: number, dailyRate: number): number {
+  const a = wholeCents(available);
+  const r = wholeCents(dailyRate);
+  if (a !== undefined && r !== undefined && r > 0 && a > 0) {
+    const tens = 10 * a;
+    const t = (tens - (tens % r)) / r;
+    return t === 0 ? 0 : t / 10;
+  }
+  return tenthsDown(new Big(available).div(dailyRate));
+}
+
+/**
  * availableOf is the money the runway and the min-balance rule count, in cents.
  * @internal
  */
 export function availableOf(balance: number, bonuses: number, includeBonuses: boolean): number {
-  return cents(includeBonuses ? new Big(balance).plus(bonuses) : balance);
+  if (!includeBonuses) return cents(balance);
+  const a = wholeCents(balance);
+  const b = wholeCents(bonuses);
+  return a !== undefined && b !== undefined ? fromCents(a + b) : cents(new Big(balance).plus(bonuses));
 }
 
 /**

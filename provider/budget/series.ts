@@ -255,15 +255,32 @@ export function amountOn(series: Series, day: number): Big {
 }
 
 /**
+ * centsBetween is {@link totalBetween} in whole cents (an exact integer) when the series is kept in cents,
+ * else undefined.
+ * @internal
+ */
+export function centsBetween(series: Series, from: number, to: number): number | undefined {
+  if (!series.cents) return undefined;
+  let c = 0;
+  for (const [day, amount] of series.cents) if (day >= from && day <= to) c += amount;
+  return c;
+}
+
+/**
+ * centsOn is the amount of a day in whole cents when the series is kept in cents, else undefined.
+ * @internal
+ */
+export function centsOn(series: Series, day: number): number | undefined {
+  return series.cents ? (series.cents.get(day) ?? 0) : undefined;
+}
+
+/**
  * totalBetween adds the amounts of the days from `from` to `to`, both included.
  * @internal
  */
 export function totalBetween(series: Series, from: number, to: number): Big {
-  if (series.cents) {
-    let c = 0;
-    for (const [day, amount] of series.cents) if (day >= from && day <= to) c += amount;
-    return decimalOfCents(c);
-  }
+  const c = centsBetween(series, from, to);
+  if (c !== undefined) return decimalOfCents(c);
   let total = new Big(0);
   for (const [day, amount] of series.amounts) if (day >= from && day <= to) total = total.plus(amount);
   return total;

@@ -111,6 +111,8 @@ function credentialsOf(value: string): string[] {
 
 /** userInfoOf lists the credentials in a URL's user info: the password, and `user:password`. */
 function userInfoOf(raw: string): string[] {
+  // user info is what comes before an "@" of the URL's text: none without one
+  if (!raw.includes("@")) return [];
   try {
     const u = new URL(raw);
     if (!u.password) return [];
