@@ -26,9 +26,12 @@ export class CostgateError extends Error {
 export class ConfigError extends CostgateError {
   override name = "ConfigError";
   readonly field: string;
-  constructor(field: string, message: string, options?: { cause?: unknown }) {
-    super(`${field}: ${message}`, options);
+  /** What is wrong and the fix, without the field's name: the message is `field: reason`. */
+  readonly reason: string;
+  constructor(field: string, reason: string, options?: { cause?: unknown }) {
+    super(`${field}: ${reason}`, options);
     this.field = field;
+    this.reason = reason;
   }
 }
 

@@ -263,7 +263,7 @@ function namedBySource<T>(fn: () => T, sourceOf: (field: string) => string): T {
   } catch (e) {
     if (!(e instanceof ConfigError) || e.constructor !== ConfigError || sourceOf(e.field) === e.field)
       throw e;
-    throw new ConfigError(sourceOf(e.field), e.message.slice(e.field.length + 2), { cause: e.cause });
+    throw new ConfigError(sourceOf(e.field), e.reason, { cause: e.cause });
   }
 }
 

@@ -97,7 +97,7 @@ export function budgetFlags(o: Flags): BudgetConfig {
   try {
     parseBudgetConfig(config as BudgetConfig);
   } catch (e) {
-    if (isConfigError(e)) throw new UsageError(`${flagOf(e.field)}: ${e.message.slice(e.field.length + 2)}`);
+    if (isConfigError(e)) throw new UsageError(`${flagOf(e.field)}: ${e.reason}`);
     throw e;
   }
   return config as BudgetConfig;

@@ -358,7 +358,7 @@ export function parseCostgateConfig(
     message = "expected mandatory, advisory or disabled";
   } else {
     const e = zodToConfigError(new (zod().ZodError)([issue]), source);
-    message = e.message.slice(e.field.length + 2);
+    message = e.reason;
     if (isZodWording(message)) message = "is not valid here; see schema/costgate-config.schema.json";
   }
   throw new ConfigError(`${at(filePath)}${name || source}`, `${message}; got ${shown(got)}`);

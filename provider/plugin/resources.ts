@@ -87,7 +87,7 @@ export function check(
     } catch (e) {
       if (!isConfigError(e)) throw e;
       const property = cloudName !== undefined && e.field === "OS_CLOUD" ? "cloud" : e.field;
-      const reason = property === e.field ? e.message : `${property}: ${e.message.slice(e.field.length + 2)}`;
+      const reason = property === e.field ? e.message : `${property}: ${e.reason}`;
       return { inputs: news, failures: [{ property, reason }] };
     }
   }

@@ -154,7 +154,7 @@ export function check(news: TokenInputs): {
       if (!isConfigError(e)) throw e;
       const property = mapField(e.field);
       // the reason names the input as the program spells it (username, not the auth body's userName)
-      const reason = property === e.field ? e.message : `${property}: ${e.message.slice(e.field.length + 2)}`;
+      const reason = property === e.field ? e.message : `${property}: ${e.reason}`;
       failures.push({ property, reason });
     }
   }
