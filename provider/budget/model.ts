@@ -586,6 +586,11 @@ export interface ForecastModel {
 export function forecastModel(amounts: number[], today: number): ForecastModel {
   const n = amounts.length;
   const firstDay = today - n;
+  if (!Number.isInteger(today) || firstDay < 0) {
+    throw new RangeError(
+      `forecastModel: today must be a whole day number (days since 1970-01-01) at least the history's length; got today ${today} with ${n} days`,
+    );
+  }
   const forecasts = new Map<string, ModelForecast>();
   const r = n >= 14 ? read(amounts, firstDay) : undefined;
   let cands: Candidates | undefined;
@@ -593,6 +598,9 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   const weights = new Map<number, number[]>();
   return {
     forecast(todaySoFar, lastDay) {
+      if (!Number.isInteger(lastDay) || lastDay < today) {
+        throw new RangeError(`forecast: lastDay must be a whole day number from today (${today}) on; got ${lastDay}`);
+      }
       const key = `${todaySoFar}:${lastDay}`;
       const known = forecasts.get(key);
       if (known) return known;
