@@ -599,7 +599,9 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   return {
     forecast(todaySoFar, lastDay) {
       if (!Number.isInteger(lastDay) || lastDay < today) {
-        throw new RangeError(`forecast: lastDay must be a whole day number from today (${today}) on; got ${lastDay}`);
+        throw new RangeError(
+          `forecast: lastDay must be a whole day number from today (${today}) on; got ${lastDay}`,
+        );
       }
       const key = `${todaySoFar}:${lastDay}`;
       const known = forecasts.get(key);

@@ -375,12 +375,19 @@ describe("forecastModel per series (issue 20)", () => {
 describe("forecastModel refuses what is not a day (a clear RangeError, not a TypeError deep inside)", () => {
   it("refuses a history that would start before 1970 and a non-integer today", () => {
     const days = Array.from({ length: 30 }, () => 10);
-    expect(() => forecastModel(days, 20)).toThrow(/today must be a whole day number.*got today 20 with 30 days/);
+    expect(() => forecastModel(days, 20)).toThrow(
+      /today must be a whole day number.*got today 20 with 30 days/,
+    );
     expect(() => forecastModel(days, 20_000.5)).toThrow(RangeError);
   });
   it("refuses a horizon before today", () => {
-    const model = forecastModel(Array.from({ length: 30 }, () => 10), 20_000);
-    expect(() => model.forecast(0, 19_999)).toThrow(/lastDay must be a whole day number from today \(20000\) on/);
+    const model = forecastModel(
+      Array.from({ length: 30 }, () => 10),
+      20_000,
+    );
+    expect(() => model.forecast(0, 19_999)).toThrow(
+      /lastDay must be a whole day number from today \(20000\) on/,
+    );
     expect(model.forecast(0, 20_000).remaining?.p50).toBeGreaterThan(0);
   });
 });
