@@ -118,8 +118,12 @@ interface Reading {
   steps: number[];
 }
 
-/** Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise. */
-function localExpectation(
+/**
+ * Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise
+ * (the robust spread of each day's ratio to its own expectation, days expecting nothing left out).
+ * @internal
+ */
+export function localExpectation(
   amounts: number[],
   firstDay: number,
 ): { expected: number[]; noise: number; f0: number[] } {
@@ -145,7 +149,8 @@ function localExpectation(
     const m = Math.floor(k / 2);
     return (k % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * f0[weekdayOf(firstDay + i)]!;
   });
-  const rel = amounts.filter((_, i) => expected[i]! > 0).map((a, i) => a / expected[i]! - 1);
+  const rel: number[] = [];
+  for (let i = 0; i < n; i++) if (expected[i]! > 0) rel.push(amounts[i]! / expected[i]! - 1);
   const rm = median(rel);
   const noise = Math.max(0.01, 1.4826 * median(rel.map((r) => Math.abs(r - rm))));
   return { expected, noise, f0 };

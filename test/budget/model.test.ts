@@ -3,7 +3,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forecastDays, forecastModel, weekdayOf } from "../../provider/budget/model";
+import { forecastDays, forecastModel, localExpectation, weekdayOf } from "../../provider/budget/model";
 
 const MONDAY = 20_402; // 2025-11-10
 describe("forecastDays", () => {
@@ -389,5 +389,21 @@ describe("forecastModel refuses what is not a day (a clear RangeError, not a Typ
       /lastDay must be a whole day number from today \(20000\) on/,
     );
     expect(model.forecast(0, 20_000).remaining?.p50).toBeGreaterThan(0);
+  });
+});
+
+describe("localExpectation's noise (each day against its own expectation)", () => {
+  it("reads a weekly series' noise after a run of empty days as its own spread, not weekdays set against others", () => {
+    // 19 days billed nothing (a fleet idle for weeks; the engine trims only leading ones), then 70 days of 100 on weekdays and 20 at weekends,
+    // ± 1 %: the noise is about 1 %, whatever the empty days before
+    const days = [
+      ...Array.from({ length: 19 }, () => 0),
+      ...Array.from({ length: 70 }, (_, i) => {
+        const weekend = weekdayOf(20_000 + 19 + i) >= 5;
+        return (weekend ? 20 : 100) * (1 + 0.01 * Math.sin(i * 1.7));
+      }),
+    ];
+    const { noise } = localExpectation(days, 20_000);
+    expect(noise).toBeLessThan(0.03);
   });
 });
