@@ -179,19 +179,51 @@ function summarizeOrdered(
     if (a < 0) refundDays.push(r.day);
   }
   const top = highest < 0 ? undefined : items[highest]!;
+  return consumptionOf(CENTS, head, {
+    items,
+    amount,
+    bonuses,
+    days,
+    highestDay: top ? { day: top.day, totalAmount: top.totalAmount, totalBonuses: top.totalBonuses } : null,
+    trailing,
+    trailingDays,
+    mergedDays: [],
+    refundDays,
+  });
+}
+
+/** The sums a summary is made of, in `T` where they are money. */
+interface Summed<T> {
+  items: DailyCharge[];
+  amount: T;
+  bonuses: T;
+  days: number;
+  highestDay: DailyCharge | null;
+  trailing: T;
+  trailingDays: number;
+  mergedDays: ProjectConsumption["mergedDays"];
+  refundDays: string[];
+}
+
+/** consumptionOf is the one shape of a window's summary, its sums turned into numbers and averages. */
+function consumptionOf<T>(
+  math: Arithmetic<T>,
+  head: Parameters<typeof summarize>[0],
+  s: Summed<T>,
+): ProjectConsumption {
   return {
     projectId: head.projectId,
     productId: head.productId,
     periodFrom: head.periodFrom,
     periodTo: head.periodTo,
-    items,
-    total: { amount: CENTS.number(amount), bonuses: CENTS.number(bonuses) },
-    dailyAverage: days > 0 ? CENTS.average(amount, days) : 0,
-    days,
-    highestDay: top ? { day: top.day, totalAmount: top.totalAmount, totalBonuses: top.totalBonuses } : null,
-    trailing7DayAverage: trailingDays > 0 ? CENTS.average(trailing, trailingDays) : 0,
-    mergedDays: [],
-    refundDays,
+    items: s.items,
+    total: { amount: math.number(s.amount), bonuses: math.number(s.bonuses) },
+    dailyAverage: s.days > 0 ? math.average(s.amount, s.days) : 0,
+    days: s.days,
+    highestDay: s.highestDay,
+    trailing7DayAverage: s.trailingDays > 0 ? math.average(s.trailing, s.trailingDays) : 0,
+    mergedDays: s.mergedDays,
+    refundDays: s.refundDays,
   };
 }
 
@@ -250,17 +282,14 @@ function summarizeIn<T>(
   list = list.filter((r) => r.day >= trailingStart && r.day <= lastDay);
   let trailing = zero;
   for (const r of list) trailing = math.plus(trailing, r.amount);
-  return {
-    projectId: head.projectId,
-    productId: head.productId,
-    periodFrom: head.periodFrom,
-    periodTo: head.periodTo,
+  return consumptionOf(math, head, {
     items,
-    total: { amount: math.number(amount), bonuses: math.number(bonuses) },
-    dailyAverage: days > 0 ? math.average(amount, days) : 0,
+    amount,
+    bonuses,
     days,
     highestDay: highest ? toItem(highest) : null,
-    trailing7DayAverage: trailingDays > 0 ? math.average(trailing, trailingDays) : 0,
+    trailing,
+    trailingDays,
     mergedDays: [...seen]
       .filter(([, n]) => n > 1)
       .map(([day, n]) => ({ day, items: n }))
@@ -269,5 +298,5 @@ function summarizeIn<T>(
       .filter((r) => math.negative(r.amount))
       .map((r) => r.day)
       .sort(),
-  };
+  });
 }

@@ -19,6 +19,7 @@ import { evaluate } from "../../provider/budget";
 import { amountOn, firstChargeBefore, numberOn, toSeries, totalBetween } from "../../provider/budget/series";
 import { addDays, dayNumber } from "../../provider/calendar";
 import { centsAmount, readAmount } from "../../provider/money";
+import { exact, HEAD } from "./fast-paths";
 import {
   consumptionAnswer,
   daysAgo,
@@ -64,9 +65,6 @@ const wireAmount = fc.oneof(
   ),
   fc.constantFrom(`9${"9".repeat(100_000)}`, `0.${"0".repeat(50_000)}1`, "1e300000000"),
 );
-
-/** Object.is on every number, so -0 and 0 are told apart. */
-const exact = (v: unknown) => JSON.stringify(v, (_k, x) => (Object.is(x, -0) ? "-0" : x));
 
 describe("centsAmount reads what readAmount reads", () => {
   it("whenever it reads an amount, it is readAmount's value as a number (never -0); whole cents always take it", () => {
@@ -116,15 +114,6 @@ describe("centsAmount reads what readAmount reads", () => {
     expect(Object.is(centsAmount("-0.00"), 0)).toBe(true);
   });
 });
-
-const HEAD = {
-  projectId: 7,
-  productId: 1 as const,
-  periodFrom: "2026-08-01T00:00:00.000Z",
-  periodTo: "2026-11-24T10:00:00.000Z",
-  fromDay: "2026-08-01",
-  toDay: "2026-11-24",
-};
 
 /** Raw days of the period (some twice, some outside it), each amount a whole number of cents. */
 const rawDays = (maxCents: number) =>

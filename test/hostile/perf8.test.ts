@@ -27,20 +27,9 @@ import {
   tenthsDown,
   wholeCents,
 } from "../../provider/money";
+import { exact, HEAD } from "./fast-paths";
 
 const RUNS = { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 300) };
-
-/** JSON with -0 told apart from 0. */
-const exact = (v: unknown) => JSON.stringify(v, (_k, x) => (Object.is(x, -0) ? "-0" : x));
-
-const HEAD = {
-  projectId: 7,
-  productId: 1 as const,
-  periodFrom: "2026-08-01T00:00:00.000Z",
-  periodTo: "2026-11-24T10:00:00.000Z",
-  fromDay: "2026-08-01",
-  toDay: "2026-11-24",
-};
 
 /** Whole cents: small, large, zeros (-0 too) and the bounds of centsAmount. */
 const centsInt = (max: number) =>
