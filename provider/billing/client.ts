@@ -32,9 +32,9 @@ import { type ProductId, parseProduct, productName } from "./products";
 import { parseProjectId } from "./project-id";
 import { type ProjectBalance, type ProjectConsumption, type RawDay, summarize } from "./results";
 
-/** Where the billing endpoint is and the console access token for it (docs/API.md#console-access-tokens). */
 export { parseProjectId } from "./project-id";
 
+/** Where the billing endpoint is and the console access token for it (docs/API.md#console-access-tokens). */
 export interface BillingEndpoint {
   /** The console/billing base address; costgate adds `/bill/graphql`. */
   baseUrl: string;
@@ -58,6 +58,9 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
 }
 
 function graphqlUrlOf(baseUrl: string, field: string): string {
+  if (typeof baseUrl !== "string" || baseUrl.trim() === "") {
+    throw new ConfigError(field, "missing; give the billing base address, e.g. https://console.example");
+  }
   let u: URL;
   try {
     u = new URL(baseUrl.trim());

@@ -196,3 +196,15 @@ describe("getConsumption", () => {
     expect(billingRequests()).toHaveLength(3);
   });
 });
+
+describe("the base address from a program", () => {
+  it("refuses a missing, blank or non-string base address as missing, before any request", async () => {
+    for (const baseUrl of [undefined, null, "", "   ", 42, {}]) {
+      const at = { baseUrl, token: emu.seed.billing.token } as unknown as ReturnType<typeof ep>;
+      await expect(getBalance(at, { projectId: 4242 })).rejects.toThrow(
+        /^billingUrl: missing; give the billing base address, e\.g\. https:\/\/console\.example$/,
+      );
+    }
+    expect(billingRequests()).toHaveLength(0);
+  });
+});
