@@ -245,6 +245,8 @@ function read(amounts: number[], firstDay: number): Reading {
   const near0 = (i: number) =>
     expected[i]! > 0 && c[i]! <= 0.15 * expected[i]! && typical[weekdayOf(firstDay + i)]! >= IDLE_WEEKDAY;
   const lostDays = new Set<number>();
+  /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
+  const movedTo = new Map<number, number>();
   let caught = 0;
   let lost = 0;
   let pendingFrom = n;
@@ -270,6 +272,10 @@ function read(amounts: number[], firstDay: number): Reading {
     } else {
       lost++;
       for (let k = i; k <= j; k++) lostDays.add(k);
+      // a catch-up carrying more than the days it covers may hold a charge of one of them, delayed with
+      // them: read as a delay below if that charge recurs on its day of the month (`movedTo`)
+      if (j + 1 - i <= MOVED_DAYS && sum / want - 1 >= tol && c[j + 1]! >= want)
+        for (let k = i; k <= j; k++) movedTo.set(k, j + 1);
     }
     i = j;
   }
@@ -291,9 +297,22 @@ function read(amounts: number[], firstDay: number): Reading {
       const dom = dayOfMonthOf(firstDay + i);
       byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
     }
-    for (const [dom, idx] of byDom) {
-      if (idx.length < 2 || n - 1 - idx[idx.length - 1]! > 31) continue;
-      const excess = idx.map((i) => c[i]! - expected[i]!);
+    for (const [dom, days] of byDom) {
+      if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
+      // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
+      // still recurs)
+      const idx = days.map((i) => movedTo.get(i) ?? i);
+      // (but a charge must be seen on its own day too: catch-ups alone are delays that carried more)
+      if (idx.filter((t, k) => t === days[k]).length < MOVED_SEEN) continue;
+      // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts)
+      const owed = days.map((i) => {
+        if (!movedTo.has(i)) return 0;
+        let o = 0;
+        for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
+        for (let k = i + 1; movedTo.get(k) === movedTo.get(i); k++) o += expected[k]! - c[k]!;
+        return o;
+      });
+      const excess = idx.map((i, k) => c[i]! - owed[k]! - expected[i]!);
       const clear = idx.every((i, k) => excess[k]! > Math.max(5 * noise, 0.3) * Math.max(expected[i]!, 1e-9));
       if (!clear) continue;
       const lo = Math.min(...excess);
@@ -301,7 +320,20 @@ function read(amounts: number[], firstDay: number): Reading {
       if (lo < 0.6 * hi) continue;
       const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
       charges.set(dom, amount);
-      for (const i of idx) c[i] = Math.max(0, c[i]! - amount);
+      for (const [k, i] of days.entries()) {
+        const t = idx[k]!;
+        if (t !== i) {
+          // the delayed days get their expected amounts, the charge leaves the catch-up
+          for (let d = t - 1; movedTo.get(d) === t; d--) {
+            c[t] = c[t]! - (expected[d]! - c[d]!);
+            c[d] = expected[d]!;
+            lostDays.delete(d);
+            movedTo.delete(d);
+          }
+          reasons.push({ kind: "delay", day: firstDay + i });
+        }
+        c[t] = Math.max(0, c[t]! - amount);
+      }
     }
   }
   const maybeCharges = seenOnce(c, expected, noise, firstDay);
@@ -456,6 +488,10 @@ function levelFreeFactors(x: number[], firstDay: number): number[] {
 
 /** A weekday whose typical charges are under this share of a usual day's is idle (read as a weekly shape). */
 const IDLE_WEEKDAY = 0.15;
+/** How many days a larger catch-up may come after a near-0 day and still be read as its delay. */
+const MOVED_DAYS = 3;
+/** How many of a charge's occurrences must be on its own day for the others to be read as moved. */
+const MOVED_SEEN = 1;
 
 /** usualDay is day `i`'s expectation, or a usual day's when its weekday is idle (`typical` factor near 0). */
 function usualDay(expected: number[], typical: number[], firstDay: number, i: number): number {

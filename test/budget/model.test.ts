@@ -113,6 +113,28 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.dailyRate).toBeLessThan(103);
   });
 
+  it("reads a monthly charge on the 1st that came late with the day itself as a delay and the charge", () => {
+    // 100 a day and 300 more on the 1st; on Sunday 1 March nothing was billed and Monday the 2nd carried
+    // both days and the charge (500)
+    const today = dayNumber("2026-03-20");
+    const first = today - 84;
+    const history = Array.from({ length: 84 }, (_, i) => {
+      const dom = new Date((first + i) * 86_400_000).getUTCDate();
+      return 100 * jitter(i) + (dom === 1 ? 300 : 0);
+    });
+    const mar1 = dayNumber("2026-03-01") - first;
+    history[mar1] = 0;
+    history[mar1 + 1] = 500;
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-04-05"));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
+    expect(f.reasons).toContainEqual({ kind: "delay", day: dayNumber("2026-03-01") });
+    const april1 = dayNumber("2026-04-01") - today;
+    expect(f.path[april1]!.p50).toBeGreaterThan(370);
+    // the level is the days' 100, neither lowered by a lost day nor raised by a spike
+    expect(f.path[april1 - 3]!.p50).toBeGreaterThan(95);
+    expect(f.path[april1 - 3]!.p50).toBeLessThan(105);
+  });
+
   it("reads a quiet weekend (a quarter of a weekday) billed on Monday as a delay, not a low weekend", () => {
     // 100 on weekdays, 25 on weekends (a dev fleet shelved); weekends 2 and 5 weeks ago arrive on Monday
     const start = MONDAY - 56;
