@@ -5,7 +5,7 @@
 import Big = require("big.js");
 
 import type { DailyCharge } from "../budget/types";
-import { cents, toNumber } from "./money";
+import { cents, fromCents, quotientHalfAway, toNumber } from "./money";
 import { addDays, daysBetween } from "./periods";
 import type { ProductId } from "./products";
 
@@ -92,14 +92,9 @@ const CENTS: Arithmetic<number> = {
   plus: (a, b) => a + b,
   gt: (a, b) => a > b,
   negative: (a) => a < 0,
-  number: (c) => (c === 0 ? 0 : c / 100),
-  average(total, days) {
-    const a = Math.abs(total);
-    const rest = a % days;
-    // half away from zero, as cents() rounds the decimal quotient
-    const q = (a - rest) / days + (2 * rest >= days ? 1 : 0);
-    return q === 0 ? 0 : (Math.sign(total) * q) / 100;
-  },
+  number: fromCents,
+  // half away from zero, as cents() rounds the decimal quotient
+  average: (total, days) => fromCents(quotientHalfAway(total, days)),
 };
 
 /**

@@ -6,6 +6,7 @@
 import Big = require("big.js");
 
 import { dayNumber, utcDay } from "../calendar";
+import { wholeCents } from "../money";
 import { perProcess } from "../once";
 import { zod } from "../zod";
 import { zodToConfigError } from "./config";
@@ -49,10 +50,7 @@ function decimalOfCents(c: number): Big {
  * keeps), else undefined.
  */
 function centsOf(x: number): number | undefined {
-  if (x === 0) return Object.is(x, 0) ? 0 : undefined;
-  if (!(Math.abs(x) <= 1e12)) return undefined;
-  const c = Math.round(x * 100);
-  return c / 100 === x ? c : undefined;
+  return Object.is(x, -0) ? undefined : wholeCents(x);
 }
 
 /**
