@@ -43,21 +43,8 @@ export interface BillingEndpoint {
   transport?: TransportOptions;
 }
 
-/**
- * The last base address {@link graphqlUrl} accepted and its URL: a run sends every request to one endpoint,
- * and the URL is a function of the base address alone (a refusal is never kept: it is thrown again).
- */
-let lastGraphql: { base: string; url: string } | undefined;
-
 /** graphqlUrl is `{base_url}/bill/graphql`; a base that already ends so is taken as is. */
 export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
-  if (lastGraphql !== undefined && lastGraphql.base === baseUrl) return lastGraphql.url;
-  const url = graphqlUrlOf(baseUrl, field);
-  lastGraphql = { base: baseUrl, url };
-  return url;
-}
-
-function graphqlUrlOf(baseUrl: string, field: string): string {
   if (typeof baseUrl !== "string" || baseUrl.trim() === "") {
     throw new ConfigError(field, "missing; give the billing base address, e.g. https://console.example");
   }
