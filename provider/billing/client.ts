@@ -7,7 +7,7 @@ import type Big = require("big.js");
 
 import pLimit from "p-limit";
 import { dayNumber } from "../calendar";
-import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError } from "../errors";
+import { AuthError, ConfigError, GraphQLError, HttpError, ResponseError, settingName } from "../errors";
 import {
   describeBody,
   errorMessageOf,
@@ -77,7 +77,8 @@ export function graphqlUrl(baseUrl: string, field = "billingUrl"): string {
 }
 
 function checkEndpoint(ep: BillingEndpoint): string {
-  const url = graphqlUrl(ep.baseUrl);
+  // a refusal names the address in the caller's words (its SettingNames)
+  const url = graphqlUrl(ep.baseUrl, settingName(ep.transport?.names, "billingUrl"));
   if (typeof ep.token !== "string" || ep.token.trim() === "") {
     throw new ConfigError(
       "billingToken",

@@ -100,6 +100,15 @@ describe("values echoed as given, and named where they came from", () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toContain("s3cr3t");
   });
+
+  it("names the flag, not the library's argument, when it refuses a billing address", async () => {
+    const r = await runCli(
+      ["balance", "--project-id", "4242", "--billing-url", "javascript:alert(1)"],
+      billing,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^costgate: error: --billing-url: must be an http\(s\) URL, not javascript:/);
+  });
 });
 
 describe("TLS settings", () => {
