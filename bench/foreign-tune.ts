@@ -4,10 +4,20 @@
  * intervals. Prints foreign-tune per series and pooled, and the corpus tune split pooled. `--heldout` prints
  * foreign-heldout instead: a report-only figure, read once at the end, never chosen on.
  *
- *   node dist/bench/foreign-tune.js [--heldout] [--corpus 135] [--detail NAME]
+ * `--days all` replays every day from the 2nd to the month's end ({@link EVERY_DAY}) instead of days 3–25.
+ *
+ *   node dist/bench/foreign-tune.js [--heldout] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
-import { type MonthSample, replay, replaySeries, seriesMissPct, summarizeMonth } from "./evaluate";
+import {
+  AS_OF_DAYS,
+  EVERY_DAY,
+  type MonthSample,
+  replay,
+  replaySeries,
+  seriesMissPct,
+  summarizeMonth,
+} from "./evaluate";
 import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -36,8 +46,11 @@ function main(argv: string[]): void {
   const at = argv.indexOf("--corpus");
   const corpusCount = at >= 0 ? Number(argv[at + 1]) : 135;
   const detail = argv.includes("--detail") ? argv[argv.indexOf("--detail") + 1] : undefined;
+  const days = argv[argv.indexOf("--days") + 1] === "all" && argv.includes("--days") ? EVERY_DAY : AS_OF_DAYS;
   const split = heldout ? "heldout" : "tune";
-  out(`foreign-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"})`);
+  out(
+    `foreign-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"}), as-of days ${days === EVERY_DAY ? "2 to the month's end" : "3–25, every other"}`,
+  );
   out(
     `${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`,
   );
@@ -45,7 +58,7 @@ function main(argv: string[]): void {
   let misses = 0;
   let seriesCount = 0;
   for (const s of foreignSplit(split)) {
-    const { month } = replaySeries(asCorpus(s));
+    const { month } = replaySeries(asCorpus(s), days);
     all.push(...month);
     const m = summarizeMonth(month);
     const miss = m.ratio["run-rate"] > 0.8 || m.ratio["trailing-mean"] > 0.85;
@@ -61,7 +74,7 @@ function main(argv: string[]): void {
   out(row("POOLED", all));
   out(`series missing a per-series bound: ${misses}/${seriesCount}`);
   if (corpusCount > 0) {
-    const { month } = replay(corpus("tune", corpusCount));
+    const { month } = replay(corpus("tune", corpusCount), days);
     out(row(`corpus tune (${corpusCount})`, month));
     out(
       `corpus tune miss share (flat, short left out): ${f1(seriesMissPct(month.filter((x) => x.family !== "flat" && x.family !== "short-history")))} %`,
