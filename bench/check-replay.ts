@@ -11,6 +11,7 @@
  *   npm run backtest:cli                      all series, days 3, 5, …, 25 (days after today are skipped)
  *   npm run backtest:cli -- --series 3        the first 3 series
  *   npm run backtest:cli -- --quick           days 5, 11, 17, 23 only
+ *   npm run backtest:cli -- --days all        every day from the 2nd to the month's end
  *   npm run backtest:cli -- --split heldout   foreign-heldout (or tune): bench/foreign.ts's splits
  *   npm run backtest:cli -- --no-timing       skip the 100-project timing
  *   npm run backtest:cli -- --json FILE       also write the figures as JSON
@@ -22,7 +23,7 @@ import { join, resolve } from "node:path";
 import pLimit from "p-limit";
 import { type Emulator, startEmulator } from "../emulator";
 import type { CorpusSeries } from "./corpus";
-import { AS_OF_DAYS, medianAbsErrorPct, quantileOf, replaySeries } from "./evaluate";
+import { AS_OF_DAYS, EVERY_DAY, medianAbsErrorPct, quantileOf, replaySeries } from "./evaluate";
 import { billOn, type ForeignSeries, foreignSet, foreignSplit, monthsOf } from "./foreign";
 import { interleave, median } from "./measure";
 
@@ -146,7 +147,7 @@ export function asOfDaysOf(
     if (truth <= 0) continue;
     for (const d of days) {
       const asOf = first + d - 1;
-      if (asOf - s.firstDay < 1 || isoOf(asOf) > today) continue;
+      if (asOf - s.firstDay < 1 || asOf > monthEnd(first) || isoOf(asOf) > today) continue;
       out.push({ asOf, first });
     }
   }
@@ -357,7 +358,11 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const n = arg("series") === undefined ? undefined : Number(arg("series"));
-  const days = process.argv.includes("--quick") ? [5, 11, 17, 23] : AS_OF_DAYS;
+  const days = process.argv.includes("--quick")
+    ? [5, 11, 17, 23]
+    : arg("days") === "all"
+      ? EVERY_DAY
+      : AS_OF_DAYS;
   const split = arg("split");
   if (split !== undefined && split !== "tune" && split !== "heldout")
     throw new Error(`--split ${split}: use --split tune or --split heldout`);
