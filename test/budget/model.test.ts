@@ -87,6 +87,27 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20).toBeLessThan(116);
   });
 
+  it("reads a staircase of +20 % steps as steps, where one step at a time loses to a line (session 10)", () => {
+    // 30 days at 100, then 120, 144 and 173 for 10 days each (a fleet grown by a few servers at a time)
+    const levels = [100, 120, 144, 173];
+    const history = Array.from(
+      { length: 60 },
+      (_, i) => levels[i < 30 ? 0 : 1 + Math.floor((i - 30) / 10)]! * jitter(i),
+    );
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    const steps = f.reasons.filter((r) => r.kind === "step");
+    expect(steps.map((r) => ("day" in r ? r.day - MONDAY : 0))).toEqual([-30, -20, -10]);
+    // the level of the last 10 days, not a line through the stairs carried on (the previous model: ~186)
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(168);
+    expect(f.remaining!.p50 / 20).toBeLessThan(178);
+  });
+
+  it("does not cut a noisy steady growth into a staircase", () => {
+    const history = Array.from({ length: 84 }, (_, i) => 100 * 1.01 ** i * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.reasons.filter((r) => r.kind === "step")).toEqual([]);
+  });
+
   it("forecasts a monthly charge on the 1st on the 1st, not smeared over the month", () => {
     const today = dayNumber("2026-03-20");
     const first = today - 84;
