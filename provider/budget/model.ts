@@ -160,9 +160,13 @@ export function localExpectation(
  * changePoints finds the days the level changed: binary segmentation of the log of the days (÷ weekday
  * factors, zeros left out), a split kept when its two sides' means differ by more than `T_STEP` standard
  * errors of the series' own day-to-day noise and a step fits them better than a straight line (growth is
- * not a step). Returns the split indices, oldest first.
+ * not a step) — or a step with the line's slope on both sides does, by a jump at least the slope's rise
+ * between the sides (a jump inside a growth is a step; a ramp, whose jumps are its slope, is not). Returns
+ * the split indices, oldest first, and each one's size (log): the difference of its two segments' means,
+ * less their common slope's rise between them where that slope stands out of their noise (`SLOPE_T`
+ * standard errors), so that scaling the earlier regimes keeps a growth the steps sit in.
  */
-function changePoints(x: number[]): number[] {
+function changePoints(x: number[]): { at: number[]; size: number[] } {
   const n = x.length;
   const cnt = [0];
   const sy = [0];
@@ -182,6 +186,20 @@ function changePoints(x: number[]): number[] {
     sii.push(sii[i]! + (ok ? i * i : 0));
     siy.push(siy[i]! + (ok ? i * y : 0));
   }
+  /** Days p..q−1: how many, their mean and mean index, and the centred sums of squares and products. */
+  const within = (p: number, q: number) => {
+    const m = cnt[q]! - cnt[p]!;
+    const Si = si[q]! - si[p]!;
+    const Sy = sy[q]! - sy[p]!;
+    return {
+      m,
+      mean: Sy / m,
+      centre: Si / m,
+      xx: sii[q]! - sii[p]! - (Si * Si) / m,
+      xy: siy[q]! - siy[p]! - (Si * Sy) / m,
+      yy: syy[q]! - syy[p]! - (Sy * Sy) / m,
+    };
+  };
   const diffs: number[] = [];
   for (let i = 1; i < logs.length; i++) diffs.push(Math.abs(logs[i]! - logs[i - 1]!));
   const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
@@ -209,16 +227,10 @@ function changePoints(x: number[]): number[] {
     const ma = (sy[best]! - sy[a]!) / na;
     const mb = (sy[b]! - sy[best]!) / nb;
     if (Math.abs(mb - ma) < STEP_MIN) return;
-    const Syy = syy[b]! - syy[a]!;
-    const Sy = sy[b]! - sy[a]!;
-    const Si = si[b]! - si[a]!;
-    const Sii = sii[b]! - sii[a]!;
-    const Siy = siy[b]! - siy[a]!;
-    const sxx = Sii - (Si * Si) / N;
-    const sxy = Siy - (Si * Sy) / N;
-    const line = Syy - (Sy * Sy) / N - (sxx > 0 ? (sxy * sxy) / sxx : 0);
-    const step = Syy - na * ma * ma - nb * mb * mb;
-    if (step >= line * LINE_VS_STEP) {
+    const all = within(a, b);
+    const line = all.yy - (all.xx > 0 ? (all.xy * all.xy) / all.xx : 0);
+    const step = all.yy + N * all.mean * all.mean - na * ma * ma - nb * mb * mb;
+    if (step >= line * LINE_VS_STEP && !stepInGrowth(within(a, best), within(best, b), line)) {
       // a staircase: one step fits worse than the line, but the steps the test finds on either side may not
       const stairs = [best];
       free(a, best, depth + 1, stairs);
@@ -243,8 +255,8 @@ function changePoints(x: number[]): number[] {
       if (line - pw <= STAIR_P * own * stairs.length) return;
       // (and the steps are flat: a common slope within them stands under STAIR_W standard errors — a trend
       // cut into steps keeps its slope inside each)
-      const within = wxx > 0 ? (wxy * wxy) / wxx : 0;
-      if (dof > 0 && within * dof > STAIR_W * STAIR_W * Math.max(pw - within, 1e-12)) return;
+      const inner = wxx > 0 ? (wxy * wxy) / wxx : 0;
+      if (dof > 0 && inner * dof > STAIR_W * STAIR_W * Math.max(pw - inner, 1e-12)) return;
       found.push(...stairs);
       return;
     }
@@ -279,7 +291,39 @@ function changePoints(x: number[]): number[] {
     free(best, b, depth + 1, into);
   };
   split(0, n, 0);
-  return found.sort((p, q) => p - q);
+  const at = found.sort((p, q) => p - q);
+  const bounds = [0, ...at, n];
+  const size = at.map((_, j) => {
+    const L = within(bounds[j]!, bounds[j + 1]!);
+    const R = within(bounds[j + 1]!, bounds[j + 2]!);
+    const xx = L.xx + R.xx;
+    if (!(xx > 0)) return R.mean - L.mean;
+    const g = (L.xy + R.xy) / xx;
+    const se = Math.sqrt(Math.max(0, L.yy + R.yy - g * (L.xy + R.xy)) / Math.max(1, L.m + R.m - 3) / xx);
+    const drifts = se > 0 ? Math.abs(g) > SLOPE_T * se : g !== 0;
+    return R.mean - L.mean - (drifts ? g * (R.centre - L.centre) : 0);
+  });
+  return { at, size };
+}
+
+/**
+ * stepInGrowth says whether two sides `L`, `R` of a split (their centred sums, {@link changePoints}) are a step
+ * inside a growth: one slope on both sides and a shift between them leave under LINE_VS_STEP of the straight
+ * line's squared residuals (`line`), and the shift at the split is at least the slope's rise between the sides'
+ * centres. A webshop growing slowly for 97 days, +65 % on one day: a step. A ramp built of additions: its
+ * jumps are its slope, a line.
+ */
+function stepInGrowth(
+  L: { m: number; mean: number; centre: number; xx: number; xy: number; yy: number },
+  R: { m: number; mean: number; centre: number; xx: number; xy: number; yy: number },
+  line: number,
+): boolean {
+  const xx = L.xx + R.xx;
+  const xy = L.xy + R.xy;
+  const g = xx > 0 ? xy / xx : 0;
+  if (L.yy + R.yy - g * xy >= line * LINE_VS_STEP) return false;
+  const rise = g * (R.centre - L.centre);
+  return Math.abs(R.mean - L.mean - rise) >= Math.abs(rise);
 }
 /** A split is a step when its sides differ by this many standard errors (tuned on the tune split). */
 const T_STEP = 4.5;
@@ -407,10 +451,16 @@ function read(amounts: number[], firstDay: number): Reading {
   // (a run of high days reaching the last day may be a change starting, not a spike; a run the history
   // has seen end — a burst of days — is one-offs: a step does not make high days, the neighbours' median
   // follows it)
+  // (the run goes on while its days stay over the bound of its first day: the last days' neighbours are only
+  // before them, the run's own days among them, and lift their expectation — a step's third day is not a
+  // burst ending)
   const changeStarting = (i: number) => {
     if (!high(i - 1) && !high(i + 1)) return false;
+    let s = i;
+    while (high(s - 1)) s--;
+    const cap0 = capOf(s);
     let j = i;
-    while (high(j + 1)) j++;
+    while (j + 1 < n && (high(j + 1) || c[j + 1]! > cap0)) j++;
     return j === n - 1;
   };
   // (and charges moved between neighbouring days — a delay read as a weekday's shape, a weekday usually 0
@@ -433,29 +483,25 @@ function read(amounts: number[], firstDay: number): Reading {
     spikes.push((v - capOf(i)) / usual);
     return capOf(i);
   });
-  // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last
+  // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last by the steps' sizes
+  // (a growth the steps sit in is kept: the line candidate follows it)
   const f0 = levelFreeFactors(clipped, firstDay);
   // (a weekday near 0 says nothing of the level: its charges, now and then, are not a step)
   const des = clipped.map((v, i) => {
     const f = f0[weekdayOf(firstDay + i)]!;
     return f < IDLE_WEEKDAY ? 0 : v / f;
   });
-  const cps = changePoints(des);
+  const { at: cps, size } = changePoints(des);
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
     const bounds = [0, ...cps, n];
-    const segMean = (a: number, b: number) => {
-      const vs = des.slice(a, b).filter((v) => v > 0);
-      return vs.length ? Math.exp(vs.reduce((s, v) => s + Math.log(v), 0) / vs.length) : 0;
-    };
-    const means = bounds.slice(1).map((b, j) => segMean(bounds[j]!, b));
-    const lastMean = means[means.length - 1]!;
-    for (let j = 0; j < means.length - 1; j++) {
-      const s = means[j]! > 0 && lastMean > 0 ? lastMean / means[j]! : 1;
-      for (let i = bounds[j]!; i < bounds[j + 1]!; i++) scale[i] = s;
-      if (means[j]! > 0)
-        reasons.push({ kind: "step", day: firstDay + bounds[j + 1]!, ratio: means[j + 1]! / means[j]! });
+    let up = 0;
+    for (let j = cps.length - 1; j >= 0; j--) {
+      up += size[j]!;
+      for (let i = bounds[j]!; i < bounds[j + 1]!; i++) scale[i] = Math.exp(up);
     }
+    for (let j = 0; j < cps.length; j++)
+      reasons.push({ kind: "step", day: firstDay + bounds[j + 1]!, ratio: Math.exp(size[j]!) });
   }
   const scaled = clipped.map((v, i) => v * scale[i]!);
   // weekday factors from the last 8 weeks of one regime: each weekday's mean ÷ all days' mean, shrunk

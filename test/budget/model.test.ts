@@ -206,6 +206,35 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20).toBeLessThan(197);
   });
 
+  it("reads a jump inside a slow growth as a step of its own size, and follows the growth after it", () => {
+    // growth of 0.2–0.3 % a day for 80 days, then +25 % or +40 % four days ago (webshop-prod/7101's June):
+    // a line fits the 84 days nearly as well as two flat levels, but one slope and a shift fit far better
+    for (const [g, jump, at] of [
+      [0.002, 1.25, 80],
+      [0.003, 1.4, 80],
+      [0.003, 1.4, 70],
+    ] as const) {
+      const history = Array.from(
+        { length: 84 },
+        (_, i) => 100 * (1 + g) ** i * (i >= at ? jump : 1) * jitter(i),
+      );
+      const ahead = Array.from({ length: 20 }, (_, k) => 100 * (1 + g) ** (84 + k) * jump);
+      const truth = ahead.reduce((a, b) => a + b, 0);
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+      // the step's size is the jump, not the ratio of the two sides' means (the growth between them added)
+      const steps = f.reasons.filter((r) => r.kind === "step");
+      expect(steps).toEqual([{ kind: "step", day: MONDAY - (84 - at), ratio: expect.closeTo(jump, 1) }]);
+      // the previous model: −8.9 %, −13.1 % (no step read) and −4.2 % (the earlier days lifted by 1.59)
+      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.98);
+      expect(f.remaining!.p50 / truth).toBeLessThan(1.02);
+    }
+    // a ramp built of additions (+8 % every week) is a growth, not steps: it is followed
+    const ramp = Array.from({ length: 84 }, (_, i) => 100 * 1.08 ** Math.floor(i / 7) * jitter(i));
+    const r = forecastModel(ramp, MONDAY).forecast(0, MONDAY + 19);
+    expect(r.reasons.filter((x) => x.kind === "step")).toEqual([]);
+    expect(r.remaining!.p50 / 20).toBeGreaterThan(ramp[83]! * 1.08);
+  });
+
   it("forecasts yesterday's charges today when yesterday was 0 and the series' zeros are caught up", () => {
     // delays every ~9 days (a zero, then a double); yesterday is a zero whose catch-up has not come yet
     const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
@@ -258,6 +287,19 @@ describe("forecastModel per series (issue 20)", () => {
     const g = forecastModel(recent, MONDAY).forecast(0, MONDAY + 13);
     expect(g.reasons.some((r) => r.kind === "spike")).toBe(false);
     expect(g.remaining!.p50).toBeGreaterThan(f.remaining!.p50);
+  });
+
+  it("does not clip a step's first days as spikes once the high days' own neighbours lift the last ones", () => {
+    // flat at 100, ×2 or ×3 from five days ago: the last days' neighbours are only before them, the run's own
+    // days among them, so the last day is no longer "high"; the run still reaches yesterday (the previous
+    // model clipped the first days as a burst that ended: 171 and 205 a day)
+    for (const jump of [2, 3]) {
+      const history = Array.from({ length: 84 }, (_, i) => 100 * (i >= 79 ? jump : 1) * jitter(i));
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+      expect(f.reasons.filter((r) => r.kind === "spike")).toEqual([]);
+      expect(f.remaining!.p50 / 20 / (100 * jump)).toBeGreaterThan(0.97);
+      expect(f.remaining!.p50 / 20 / (100 * jump)).toBeLessThan(1.03);
+    }
   });
 
   it("does not clip a weekday's own charges as spikes when delays made it usually 0", () => {
