@@ -51,6 +51,17 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
       case "delay":
         if (dayOk(r.day, today)) out.push({ kind: "delay", day: dayString(r.day) });
         break;
+      case "step-trend":
+        // (a ratio that rounds to 1 says no direction)
+        if (
+          Number.isInteger(r.steps) &&
+          r.steps >= 2 &&
+          r.steps <= 100 &&
+          ratioOk(r.ratio) &&
+          ratio(r.ratio) !== 1
+        )
+          out.push({ kind: "step-trend", steps: r.steps, ratio: ratio(r.ratio) });
+        break;
       case "day-of-month":
         if (
           Number.isInteger(r.dayOfMonth) &&
@@ -105,6 +116,8 @@ function change(ratio: number): string {
  * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there"
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
+ * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
+ *   often as they came"
  *
  * @example
  * reasonText({ kind: "step", day: "2026-11-12", ratio: 1.18 }); // "the level rose 18 % on 12 November (...)"
@@ -124,5 +137,12 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
     }
     case "spike":
       return `${dayWords(r.day, wording.today)} was a one-off (${formatNumber(r.ratio, 1)}× a usual day), left out of the level`;
+    case "step-trend": {
+      const by =
+        r.ratio >= 2
+          ? `${formatNumber(r.ratio, 1)}×`
+          : `about ${Math.max(1, Math.round(Math.abs(r.ratio - 1) * 100))} %`;
+      return `the level's last ${r.steps} steps went ${r.ratio > 1 ? "up" : "down"}, by ${by} each: the median counts on the next ones as often as they came`;
+    }
   }
 }

@@ -134,13 +134,16 @@ export interface ForecastFigures {
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.18 is +18 %);
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month;
  * - `delay`: the charges of `day` arrived with the next day's;
- * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level.
+ * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level;
+ * - `step-trend`: the level's last `steps` steps went one way, by `ratio` each (1.15 is +15 %), and the
+ *   median counts on the next ones as often as they came.
  */
 export type ForecastReasonFigure =
   | { kind: "step"; day: string; ratio: number; text: string }
   | { kind: "day-of-month"; dayOfMonth: number; amount: number; text: string }
   | { kind: "delay"; day: string; text: string }
-  | { kind: "spike"; day: string; ratio: number; text: string };
+  | { kind: "spike"; day: string; ratio: number; text: string }
+  | { kind: "step-trend"; steps: number; ratio: number; text: string };
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
 export interface Evaluation {

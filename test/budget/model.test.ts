@@ -97,9 +97,28 @@ describe("forecastModel per series (issue 20)", () => {
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
     const steps = f.reasons.filter((r) => r.kind === "step");
     expect(steps.map((r) => ("day" in r ? r.day - MONDAY : 0))).toEqual([-30, -20, -10]);
-    // the level of the last 10 days, not a line through the stairs carried on (the previous model: ~186)
+    // the level of the last 10 days and part of the next step (below), not a line through the stairs
+    // carried on (the model before the staircase: ~186 and rising)
     expect(f.remaining!.p50 / 20).toBeGreaterThan(168);
-    expect(f.remaining!.p50 / 20).toBeLessThan(178);
+    expect(f.remaining!.p50 / 20).toBeLessThan(185);
+  });
+
+  it("counts on the next step where the history's steps go one way, not where they go both (session 10)", () => {
+    // +20 % every 10 days for 40 days: a fleet that keeps growing; the same sizes up and down: one that does not
+    const up = [100, 120, 144, 173, 207];
+    const both = [100, 120, 100, 120, 100];
+    const history = (levels: number[]) =>
+      Array.from({ length: 70 }, (_, i) => levels[i < 30 ? 0 : 1 + Math.floor((i - 30) / 10)]! * jitter(i));
+    const grows = forecastModel(history(up), MONDAY).forecast(0, MONDAY + 19);
+    const trend = grows.reasons.find((r) => r.kind === "step-trend");
+    expect(trend).toMatchObject({ kind: "step-trend", steps: 4 });
+    expect(trend && "ratio" in trend ? trend.ratio : 0).toBeGreaterThan(1.15);
+    // more than the last level (207 a day; the model before this rule: the last level, ~207)
+    expect(grows.remaining!.p50 / 20).toBeGreaterThan(214);
+    expect(grows.remaining!.p90).toBeGreaterThanOrEqual(grows.remaining!.p80);
+    expect(grows.remaining!.p80).toBeGreaterThanOrEqual(grows.remaining!.p50);
+    const flat = forecastModel(history(both), MONDAY).forecast(0, MONDAY + 19);
+    expect(flat.reasons.some((r) => r.kind === "step-trend")).toBe(false);
   });
 
   it("does not cut a noisy steady growth into a staircase", () => {

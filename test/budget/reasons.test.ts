@@ -52,6 +52,18 @@ describe("reasonText", () => {
       { kind: "spike", day: "2026-11-07", ratio: 3.24 },
       "7 November was a one-off (3.2× a usual day), left out of the level",
     ],
+    [
+      { kind: "step-trend", steps: 4, ratio: 1.152 },
+      "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as often as they came",
+    ],
+    [
+      { kind: "step-trend", steps: 3, ratio: 0.88 },
+      "the level's last 3 steps went down, by about 12 % each: the median counts on the next ones as often as they came",
+    ],
+    [
+      { kind: "step-trend", steps: 2, ratio: 2.5 },
+      "the level's last 2 steps went up, by 2.5× each: the median counts on the next ones as often as they came",
+    ],
   ] as const)("%j", (reason, text) => {
     expect(reasonText(reason, { today: "2026-11-22" })).toBe(text);
   });
@@ -113,6 +125,13 @@ describe("reasonFieldsOf", () => {
       { kind: "day-of-month", dayOfMonth: 1, amount: 0.001 },
       { kind: "day-of-month", dayOfMonth: 1, amount: Number.NaN },
       { kind: "trend", day: day("2026-11-12") },
+      { kind: "step-trend", steps: 1, ratio: 1.2 },
+      { kind: "step-trend", steps: 2.5, ratio: 1.2 },
+      { kind: "step-trend", steps: 1e9, ratio: 1.2 },
+      { kind: "step-trend", steps: 3, ratio: 1.0004 },
+      { kind: "step-trend", steps: 3, ratio: Number.NaN },
+      { kind: "step-trend", steps: 3, ratio: -1.2 },
+      { kind: "step-trend", ratio: 1.2 },
       null,
     ] as unknown as ForecastReason[];
     expect(reasonFieldsOf(bad, TODAY)).toEqual([]);
@@ -132,8 +151,9 @@ describe("reasonFieldsOf", () => {
   it("says any reason with numbers only, in bounded time", () => {
     const num = fc.oneof(fc.double(), fc.integer({ min: -100, max: TODAY + 100 }));
     const reason = fc.record({
-      kind: fc.constantFrom("step", "day-of-month", "delay", "spike", "other"),
+      kind: fc.constantFrom("step", "day-of-month", "delay", "spike", "step-trend", "other"),
       day: num,
+      steps: num,
       ratio: num,
       dayOfMonth: num,
       amount: num,
