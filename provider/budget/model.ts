@@ -354,6 +354,38 @@ function read(amounts: number[], firstDay: number): Reading {
   const tol = Math.max(0.3, 4 * noise);
   const near0 = (i: number) =>
     expected[i]! > 0 && c[i]! <= 0.15 * expected[i]! && typical[weekdayOf(firstDay + i)]! >= IDLE_WEEKDAY;
+  /**
+   * A delay across a change: near-0 days i..j and their catch-up at a step, which the neighbours' median
+   * (both levels mixed) expects wrongly. The levels of the DELAY_SIDE days before and after them differ by
+   * more than `tol`, the run carries between what either level expects (within `tol`: the change fell
+   * inside it), and the catch-up is at least 1.5 of its own day (by either expectation). Foreign-tune
+   * ml-training/7105: the fleet cut by 57 % on a day billed with the next, read as a lost day — the 0 in the
+   * level for weeks after (docs/FORECAST.md session 10).
+   */
+  const delayAcross = (i: number, j: number, sum: number) => {
+    if (i < 3 || j + 4 >= n) return false;
+    const side = (p: number, q: number) => {
+      const xs: number[] = [];
+      for (let k = Math.max(0, p); k < Math.min(n, q); k++) {
+        const f = typical[weekdayOf(firstDay + k)]!;
+        if (f >= IDLE_WEEKDAY && !near0(k)) xs.push(c[k]! / f);
+      }
+      return xs.length >= 3 ? median(xs) : 0;
+    };
+    const before = side(i - DELAY_SIDE, i);
+    const after = side(j + 2, j + 2 + DELAY_SIDE);
+    const lo = Math.min(before, after);
+    const hi = Math.max(before, after);
+    if (!(lo > 0) || hi < lo * (1 + tol)) return false;
+    let f = 0;
+    for (let k = i; k <= j + 1; k++) f += typical[weekdayOf(firstDay + k)]!;
+    const ownAfter = after * typical[weekdayOf(firstDay + j + 1)]!;
+    return (
+      sum > lo * f * (1 - tol) &&
+      sum < hi * f * (1 + tol) &&
+      c[j + 1]! >= 1.5 * Math.min(ownAfter, expected[j + 1]!)
+    );
+  };
   const lostDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
   const movedTo = new Map<number, number>();
@@ -375,7 +407,7 @@ function read(amounts: number[], firstDay: number): Reading {
       sum += c[k]!;
     }
     const own = expected[j + 1]!;
-    if (c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) {
+    if ((c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) || delayAcross(i, j, sum)) {
       for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
       reasons.push({ kind: "delay", day: firstDay + i });
       caught++;
@@ -600,6 +632,11 @@ function levelFreeFactors(x: number[], firstDay: number): number[] {
 
 /** A weekday whose typical charges are under this share of a usual day's is idle (read as a weekly shape). */
 const IDLE_WEEKDAY = 0.15;
+/**
+ * The days either side of a delay whose median level says what it would carry across a change (tune splits:
+ * 5, foreign-tune --days all ml-training/7105 0.92/1.04 → 0.79/0.89×; 7 made saas-growing/7306 miss by 0.80×).
+ */
+const DELAY_SIDE = 5;
 /** How many days a larger catch-up may come after a near-0 day and still be read as its delay. */
 const MOVED_DAYS = 3;
 /** How many of a charge's occurrences must be on its own day for the others to be read as moved. */

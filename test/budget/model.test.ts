@@ -254,6 +254,26 @@ describe("forecastModel per series (issue 20)", () => {
     expect(r.remaining!.p50 / 20).toBeGreaterThan(ramp[83]! * 1.08);
   });
 
+  it("reads a zero and its catch-up at a step as a delay across the change, not a lost day", () => {
+    // foreign-tune ml-training/7105, 1 March – 9 April 2026: the fleet cut by 57 % on 28 March, that day billed
+    // with the next (0, then 148 = the old level's part day and the new one's); a delay again on 3 April
+    // prettier-ignore
+    const history = [
+      205.89, 204.8, 212.47, 133.84, 131.59, 0, 268.84, 137.5, 161.93, 168.47, 161.27, 167.32, 166.08, 160.95,
+      160.21, 161.13, 166.84, 163.76, 170.49, 160.29, 155.84, 196.75, 216.94, 225.47, 146.28, 132.58, 139.14,
+      0, 148.12, 57.54, 56.76, 56.82, 58.64, 0, 117.59, 58.85, 59.31, 59.25, 58.01, 59.59,
+    ];
+    const first = 20_513; // 2026-03-01
+    const today = first + 40;
+    const f = forecastModel(history, today).forecast(0, first + 60);
+    // the neighbours' median expects the old level of the zero day: the previous model read it as lost, a 0
+    // in the level of every window over it, and forecast the 21 days left at 56.7 a day (−6.1 %)
+    expect(f.reasons).toContainEqual({ kind: "delay", day: first + 27 });
+    const truth = 1266.96;
+    expect(f.remaining!.p50 / truth).toBeGreaterThan(0.97);
+    expect(f.remaining!.p50 / truth).toBeLessThan(1.04);
+  });
+
   it("forecasts yesterday's charges today when yesterday was 0 and the series' zeros are caught up", () => {
     // delays every ~9 days (a zero, then a double); yesterday is a zero whose catch-up has not come yet
     const history = Array.from({ length: 84 }, (_, i) => 100 * jitter(i));
