@@ -5,7 +5,9 @@
 // recorded in docs/FORECAST.md ("Unseen series through the CLI") and printed by `npm run backtest:cli`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliSample, crossCheck, replayCli, seedForeign, summarize } from "../../bench/check-replay";
+import { EVERY_DAY, replaySeries, summarizeMonth } from "../../bench/evaluate";
 import { type ForeignSeries, foreignSet } from "../../bench/foreign";
+import { asCorpus } from "../../bench/foreign-tune";
 import { type Emulator, startEmulator } from "../../emulator";
 
 /** The subset: months long past, four as-of days each (early, middle, late). */
@@ -64,8 +66,18 @@ describe("costgate check --as-of on unseen bills (bench/foreign.ts)", () => {
     const m = summarize(samples);
     expect(m.ratioRunRate).toBeLessThanOrEqual(0.7);
     expect(m.coverageP80Pct).toBeGreaterThanOrEqual(72);
-    expect(m.coverageP80Pct).toBeLessThanOrEqual(92);
     expect(m.coverageP90Pct).toBeGreaterThanOrEqual(m.coverageP80Pct);
     expect(m.coverageP90Pct).toBeGreaterThanOrEqual(82);
+    // the upper bound on every day of the same months, in process (the same p50 as the CLI, above): one of 36
+    // samples is 2.8 points, so 36 cannot tell 85 % from 92 % (with short histories' steps in p80, session 10:
+    // 33 → 34 of 36 covered here, 85.8 → 88.5 % of the 261 days)
+    const every = series.flatMap((s) => {
+      const c = asCorpus(s);
+      c.months = c.months.filter((first) =>
+        MONTHS.includes(new Date(first * 86_400_000).toISOString().slice(0, 7)),
+      );
+      return replaySeries(c, EVERY_DAY).month;
+    });
+    expect(summarizeMonth(every).coverageP80Pct).toBeLessThanOrEqual(92);
   });
 });
