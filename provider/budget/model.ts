@@ -826,7 +826,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const days = Array.from({ length: lastDay - today + 1 }, (_, i) =>
       i === 0 ? Math.max(0, at(0) - todaySoFar) : at(i),
     );
-    return shaped(days, days, fallbackSpread(mad, rate, days.length), 0, "run-rate", rate, []);
+    const q = fallbackSpread(mad, rate, days.length);
+    // and by the part of a growth the share leaves out of p50, carried as far (the run-rate's days the same)
+    const rise = rate > 0 ? notFollowed(slope, share, n + days.length) / rate : 0;
+    q.p80 += rise;
+    q.p90 += rise;
+    return shaped(days, days, q, 0, "run-rate", rate, []);
   }
 
   function fallbackSpread(sigma: number, level: number, horizon: number): Quantiles {
@@ -964,13 +969,20 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const sigma = median(des.map((x) => Math.abs(x - dm))) * 1.4826;
     const q = fallbackSpread(Math.max(sigma, 0.05 * dm), dm, horizon);
     if (dm > 0) {
-      // and by the slope's own uncertainty (its standard error and the part not followed, if up), carried
-      // from the middle of the days seen to the middle of the horizon: a short history may be growing
+      // and by the slope's own uncertainty (SLOPE_SPREAD of its standard error), carried from the middle of
+      // the days seen to the middle of the horizon, and the part of a rise not followed in p50, whole: a
+      // short history may be growing, and the share 1 − 3² ÷ t² leaves part of a real growth out of p50
       const { se, slope, share } = followedSlope(des);
-      const up = (SLOPE_SPREAD * (se + Math.max(0, (1 - share) * slope)) * (des.length + horizon)) / 2 / dm;
-      q.p80 += 0.84 * up;
-      q.p90 += 1.28 * up;
+      const up = (SLOPE_SPREAD * se * (des.length + horizon)) / 2 / dm;
+      const rise = notFollowed(slope, share, des.length + horizon) / dm;
+      q.p80 += 0.84 * up + rise;
+      q.p90 += 1.28 * up + rise;
     }
+    // the steps a short history read may come again in the horizon, as on a long one (`stepRisk`, with the
+    // forecast itself for the backtests it does not have): a young fleet that stepped grows by steps
+    const risky = stepRisk([1], rd.reasons, n, horizon);
+    q.p80 += Math.max(0, risky(0.8) - 1);
+    q.p90 += Math.max(0, risky(0.9) - 1);
     return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons, maybeDays);
   }
 
@@ -1036,6 +1048,13 @@ function followedSlope(x: number[]): { slope: number; share: number; se: number 
   if (!(se > 0)) return { slope, share: slope !== 0 ? 1 : 0, se: 0 };
   const t2 = (slope / se) ** 2;
   return { slope, share: t2 > SLOPE_T ** 2 ? 1 - SLOPE_T ** 2 / t2 : 0, se };
+}
+/**
+ * notFollowed is the rise of a growth that p50 leaves out (the share 1 − `share` of a positive `slope`) from
+ * the middle of the days seen to the middle of the horizon, `span` their days together: p80 and p90 carry it.
+ */
+function notFollowed(slope: number, share: number, span: number): number {
+  return (Math.max(0, (1 - share) * slope) * span) / 2;
 }
 /** The t statistic under which a short history's slope is not followed (tuned on the tune splits). */
 const SLOPE_T = 3;

@@ -467,6 +467,28 @@ describe("forecastModel per series (issue 20)", () => {
     );
   });
 
+  it("widens a short history's p80/p90 by the steps it read and the growth p50 leaves out, not a calm one's", () => {
+    // 24 days: 12 at 100, then 12 at 140 (a young fleet that stepped), too short for a backtest at 30 days
+    const stepped = Array.from({ length: 24 }, (_, i) => (i < 12 ? 100 : 140) * jitter(i));
+    const s = forecastModel(stepped, MONDAY).forecast(0, MONDAY + 29);
+    expect(s.backtests).toBe(0);
+    expect(s.reasons.filter((r) => r.kind === "step")).toHaveLength(1);
+    // a step of its size is likely in 30 days (1 − e^(−30/24)): p80 and p90 carry one (the previous model +1 %)
+    expect(s.remaining!.p80).toBeGreaterThan(1.2 * s.remaining!.p50);
+    expect(s.remaining!.p90).toBeGreaterThanOrEqual(s.remaining!.p80);
+    // the same days without the step: narrow, as before
+    const calm = Array.from({ length: 24 }, (_, i) => 120 * jitter(i));
+    const c = forecastModel(calm, MONDAY).forecast(0, MONDAY + 29);
+    expect(c.remaining!.p90).toBeLessThan(1.03 * c.remaining!.p50);
+    // 10 days of a noisy growth (±20 %): p50 follows the share of the slope that stands out, p80/p90 the rest
+    // of its rise (the previous model +4 %)
+    const noisy = (i: number) => 1 + (((i * 53) % 17) - 8) / 40;
+    const cold = Array.from({ length: 10 }, (_, i) => (100 + 4 * i) * noisy(i));
+    const g = forecastModel(cold, MONDAY).forecast(0, MONDAY + 29);
+    expect(g.method).toBe("run-rate");
+    expect(g.remaining!.p80).toBeGreaterThan(1.3 * g.remaining!.p50);
+  });
+
   it("gives finite, ordered, non-negative quantiles on any history (zeros, delays, steps, spikes), fast", () => {
     const day = fc.oneof(
       fc.constant(0),
