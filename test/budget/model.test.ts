@@ -518,6 +518,48 @@ describe("forecastModel per series (issue 20)", () => {
   });
 });
 
+describe("forecastModel on hostile staircases (session 10: stairs, steps in a growth, step trends, delays at steps)", () => {
+  it("gives finite, ordered quantiles and finite reasons on any staircase at any scale, fast", () => {
+    const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250; // ±2 %
+    const stairs = fc.record({
+      scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
+      every: fc.integer({ min: 1, max: 30 }),
+      sizes: fc.array(fc.double({ min: 0.2, max: 5, noNaN: true }), { minLength: 1, maxLength: 40 }),
+      slope: fc.double({ min: -0.02, max: 0.05, noNaN: true }),
+      zeros: fc.array(fc.integer({ min: 0, max: 199 }), { maxLength: 20 }),
+      length: fc.integer({ min: 14, max: 200 }),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(stairs, ({ scale, every, sizes, slope, zeros, length, ahead }) => {
+        const h = Array.from({ length }, (_, i) => {
+          let level = scale * Math.max(0.01, 1 + slope * i);
+          for (let k = 0; k < Math.min(sizes.length, Math.floor(i / every)); k++) level *= sizes[k]!;
+          return zeros.includes(i) ? 0 : level * jitter(i);
+        });
+        // a catch-up after each zero: the day's charges arriving with the next
+        for (const z of zeros) if (z + 1 < length && h[z + 1]! > 0) h[z + 1] = h[z + 1]! * 2;
+        const t0 = performance.now();
+        const f = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead);
+        expect(performance.now() - t0).toBeLessThan(200);
+        if (!f.remaining) return;
+        for (const q of [f.remaining, ...f.path]) {
+          expect(Number.isFinite(q.p90)).toBe(true);
+          expect(q.p50).toBeGreaterThanOrEqual(0);
+          expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * Math.max(1, q.p90));
+        }
+        for (const r of f.reasons)
+          if ("ratio" in r) {
+            expect(Number.isFinite(r.ratio)).toBe(true);
+            expect(r.ratio).toBeGreaterThan(0);
+          }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("forecastModel refuses what is not a day (a clear RangeError, not a TypeError deep inside)", () => {
   it("refuses a history that would start before 1970 and a non-integer today", () => {
     const days = Array.from({ length: 30 }, () => 10);
