@@ -207,10 +207,12 @@ function changePoints(x: number[]): { at: number[]; size: number[] } {
   for (let i = 1; i < logs.length; i++) diffs.push(Math.abs(logs[i]! - logs[i - 1]!));
   const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
   const found: number[] = [];
-  const split = (a: number, b: number, depth: number) => {
-    if (depth > 4) return;
-    const N = cnt[b]! - cnt[a]!;
-    if (N < 6) return;
+  /**
+   * The split of [a, b) whose sides' means differ by the most standard errors of the noise, when by T_STEP
+   * and by STEP_MIN (each side at least 3 days, the span at least 6).
+   */
+  const bestSplit = (a: number, b: number) => {
+    if (cnt[b]! - cnt[a]! < 6) return undefined;
     let best = -1;
     let bestT = 0;
     for (let k = a + 1; k < b; k++) {
@@ -224,12 +226,19 @@ function changePoints(x: number[]): { at: number[]; size: number[] } {
         best = k;
       }
     }
-    if (best < 0 || bestT < T_STEP) return;
+    if (best < 0 || bestT < T_STEP) return undefined;
     const na = cnt[best]! - cnt[a]!;
     const nb = cnt[b]! - cnt[best]!;
     const ma = (sy[best]! - sy[a]!) / na;
     const mb = (sy[b]! - sy[best]!) / nb;
-    if (Math.abs(mb - ma) < STEP_MIN) return;
+    return Math.abs(mb - ma) < STEP_MIN ? undefined : { best, na, nb, ma, mb };
+  };
+  const split = (a: number, b: number, depth: number) => {
+    if (depth > 4) return;
+    const cut = bestSplit(a, b);
+    if (!cut) return;
+    const { best, na, nb, ma, mb } = cut;
+    const N = na + nb;
     const all = within(a, b);
     const line = all.yy - (all.xx > 0 ? (all.xy * all.xy) / all.xx : 0);
     const step = all.yy + N * all.mean * all.mean - na * ma * ma - nb * mb * mb;
@@ -245,13 +254,11 @@ function changePoints(x: number[]): { at: number[]; size: number[] } {
       let wxx = 0;
       let wxy = 0;
       for (let j = 0; j + 1 < bounds.length; j++) {
-        const u = bounds[j]!;
-        const v = bounds[j + 1]!;
-        const m = cnt[v]! - cnt[u]!;
-        if (m <= 0) continue;
-        pw += syy[v]! - syy[u]! - (sy[v]! - sy[u]!) ** 2 / m;
-        wxx += sii[v]! - sii[u]! - (si[v]! - si[u]!) ** 2 / m;
-        wxy += siy[v]! - siy[u]! - ((si[v]! - si[u]!) * (sy[v]! - sy[u]!)) / m;
+        if (cnt[bounds[j + 1]!]! - cnt[bounds[j]!]! <= 0) continue;
+        const w = within(bounds[j]!, bounds[j + 1]!);
+        pw += w.yy;
+        wxx += w.xx;
+        wxy += w.xy;
       }
       const dof = N - 2 * stairs.length - 1;
       const own = dof > 0 ? Math.max(sigma * sigma, pw / dof) : sigma * sigma;
@@ -270,28 +277,11 @@ function changePoints(x: number[]): { at: number[]; size: number[] } {
   /** The splits of [a, b) the noise test finds, a line not considered (a staircase's candidate steps). */
   const free = (a: number, b: number, depth: number, into: number[]) => {
     if (depth > 4) return;
-    const N = cnt[b]! - cnt[a]!;
-    if (N < 6) return;
-    let best = -1;
-    let bestT = 0;
-    for (let k = a + 1; k < b; k++) {
-      const na = cnt[k]! - cnt[a]!;
-      const nb = cnt[b]! - cnt[k]!;
-      if (na < 3 || nb < 3) continue;
-      const d = (sy[b]! - sy[k]!) / nb - (sy[k]! - sy[a]!) / na;
-      const t = Math.abs(d) / (sigma * Math.sqrt(1 / na + 1 / nb));
-      if (t > bestT) {
-        bestT = t;
-        best = k;
-      }
-    }
-    if (best < 0 || bestT < T_STEP) return;
-    const na = cnt[best]! - cnt[a]!;
-    const nb = cnt[b]! - cnt[best]!;
-    if (Math.abs((sy[b]! - sy[best]!) / nb - (sy[best]! - sy[a]!) / na) < STEP_MIN) return;
-    into.push(best);
-    free(a, best, depth + 1, into);
-    free(best, b, depth + 1, into);
+    const at = bestSplit(a, b)?.best;
+    if (at === undefined) return;
+    into.push(at);
+    free(a, at, depth + 1, into);
+    free(at, b, depth + 1, into);
   };
   split(0, n, 0);
   const at = found.sort((p, q) => p - q);
