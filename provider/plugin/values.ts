@@ -86,12 +86,13 @@ export function isUnknown(v: unknown): boolean {
 
 /**
  * plain makes a value fit for a Struct: `undefined` properties and array items are dropped, a number that
- * is not finite becomes null, a Date becomes its ISO text; anything else that is no JSON value is refused.
+ * is not finite becomes null, a Date becomes its ISO text (an invalid Date null, as JSON.stringify writes it);
+ * anything else that is no JSON value is refused.
  */
 export function plain(v: unknown, path = "value"): unknown {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
   if (Array.isArray(v)) return v.filter((x) => x !== undefined).map((x, i) => plain(x, `${path}[${i}]`));
   if (isObject(v)) {
     const out: Props = {};

@@ -121,8 +121,11 @@ export function getProjectConsumption(
   _opts?: pulumi.InvokeOptions,
 ): Promise<ProjectConsumption> {
   const ep = endpoint(args);
-  const from = args.from instanceof Date ? args.from.toISOString() : args.from;
-  const to = args.to instanceof Date ? args.to.toISOString() : args.to;
+  // (an invalid Date is refused by name below, not by toISOString's RangeError here)
+  const text = (d: Date | string | undefined) =>
+    d instanceof Date ? (Number.isNaN(d.getTime()) ? "Invalid Date" : d.toISOString()) : d;
+  const from = text(args.from);
+  const to = text(args.to);
   const key = [
     "consumption",
     ep.baseUrl,

@@ -72,7 +72,9 @@ function start(args: string[], env: Record<string, string>) {
 /** A node command that writes its environment to a new file, then runs `then`; returns [argv, file]. */
 function envDumper(then = ""): [string[], string] {
   const file = join(dir, `env-${++n}.json`);
-  const script = `require("fs").writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.env)); ${then}`;
+  // (written whole, then renamed: the test reads it as soon as it exists, and a loaded machine may otherwise
+  // show it empty or half written)
+  const script = `const fs = require("fs"); fs.writeFileSync(${JSON.stringify(`${file}.part`)}, JSON.stringify(process.env)); fs.renameSync(${JSON.stringify(`${file}.part`)}, ${JSON.stringify(file)}); ${then}`;
   return [[process.execPath, "-e", script], file];
 }
 

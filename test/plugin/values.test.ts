@@ -74,6 +74,12 @@ describe("secret envelopes", () => {
     );
   });
 
+  it("plain writes an invalid Date as null, as JSON does (it threw 'Invalid time value')", () => {
+    const p = plain({ at: new Date(Number.NaN), when: new Date(0), list: [new Date(Number.NaN)] });
+    expect(p).toEqual({ at: null, when: "1970-01-01T00:00:00.000Z", list: [null] });
+    expect(() => Struct.fromJavaScript(p)).not.toThrow();
+  });
+
   it("plain leaves nothing a Struct refuses", () => {
     const anything = fc.anything({ maxDepth: 3, withDate: true, withNullPrototype: true });
     fc.assert(

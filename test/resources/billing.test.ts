@@ -60,5 +60,12 @@ it("refuses bad input naming the field, before any request", async () => {
   await expect(dist.getProjectConsumption({ projectId: 4242, from: "2026-02-30" })).rejects.toThrowError(
     /^from:/,
   );
+  // an invalid Date: the field named, not toISOString's "Invalid time value"
+  await expect(
+    dist.getProjectConsumption({ projectId: 4242, from: new Date(Number.NaN) }),
+  ).rejects.toThrowError(/^from: is an invalid Date/);
+  await expect(
+    dist.getProjectConsumption({ projectId: 4242, from: "2026-11-01", to: new Date(Number.NaN) }),
+  ).rejects.toThrowError(/^to: is an invalid Date/);
   expect(emu.requests).toHaveLength(0);
 });
