@@ -135,6 +135,20 @@ describe("forecastModel per series (issue 20)", () => {
     expect(flat.reasons.some((r) => r.kind === "step-trend")).toBe(false);
   });
 
+  it("counts less on the next step where the one-way steps lie far apart in age (session 11)", () => {
+    // steps of +30, +60, +15, +40 % on days 10, 20, 50 and 60 of 100, then 40 quiet days: four steps, but the
+    // two old ones weigh less (half-life 28 days), so p50 follows less of the step mixture's median
+    const levels = [1, 1.3, 2.08, 2.392, 3.349];
+    const history = Array.from(
+      { length: 100 },
+      (_, i) => 100 * levels[[10, 20, 50, 60].filter((d) => d <= i).length]! * (1 + 0.02 * Math.sin(i * 2.3)),
+    );
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    // the model before: 1.018 × the last day's level; now 1.006
+    expect(f.remaining!.p50 / 20 / history[99]!).toBeLessThan(1.012);
+    expect(f.remaining!.p50 / 20 / history[99]!).toBeGreaterThan(1);
+  });
+
   it("does not cut a noisy steady growth into a staircase", () => {
     const history = Array.from({ length: 84 }, (_, i) => 100 * 1.01 ** i * jitter(i));
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
