@@ -164,7 +164,8 @@ export function localExpectation(
  * factors, zeros left out), a split kept when its two sides' means differ by more than `T_STEP` standard
  * errors of the series' own day-to-day noise and a step fits them better than a straight line (growth is
  * not a step) — or a step with the line's slope on both sides does, by a jump at least the slope's rise
- * between the sides (a jump inside a growth is a step; a ramp, whose jumps are its slope, is not). Returns
+ * between the sides (a jump inside a growth is a step; a ramp, whose jumps are its slope, is not). Where the
+ * line still wins, the splits the noise test finds below are judged together (a staircase, `STAIR_P`). Returns
  * the split indices, oldest first, and each one's size (log): the difference of its two segments' means,
  * less their common slope's rise between them where that slope stands out of their noise (`SLOPE_T`
  * standard errors), so that scaling the earlier regimes keeps a growth the steps sit in.
