@@ -56,7 +56,8 @@ function childScript(file: string, then: string): string[] {
   return [
     process.execPath,
     "-e",
-    `require("fs").writeFileSync(${JSON.stringify(file)}, JSON.stringify({ token: process.env.OS_TOKEN, authUrl: process.env.OS_AUTH_URL, secret: process.env.OS_APPLICATION_CREDENTIAL_SECRET ?? null })); ${then}`,
+    // (written beside it, then renamed: the test reads it as soon as it exists — never half written)
+    `require("fs").writeFileSync(${JSON.stringify(`${file}.part`)}, JSON.stringify({ token: process.env.OS_TOKEN, authUrl: process.env.OS_AUTH_URL, secret: process.env.OS_APPLICATION_CREDENTIAL_SECRET ?? null })); require("fs").renameSync(${JSON.stringify(`${file}.part`)}, ${JSON.stringify(file)}); ${then}`,
   ];
 }
 

@@ -69,12 +69,20 @@ function start(args: string[], env: Record<string, string>) {
   return { child, done };
 }
 
+/**
+ * Node code that writes the text `expr` evaluates to into `file` whole: written beside it, then renamed (the
+ * test reads a file as soon as it exists, and a loaded machine may otherwise show it empty or half written —
+ * an empty pid file read as pid 0, "alive" for ever).
+ */
+function writeWhole(file: string, expr: string): string {
+  const part = JSON.stringify(`${file}.part`);
+  return `require("fs").writeFileSync(${part}, ${expr}); require("fs").renameSync(${part}, ${JSON.stringify(file)});`;
+}
+
 /** A node command that writes its environment to a new file, then runs `then`; returns [argv, file]. */
 function envDumper(then = ""): [string[], string] {
   const file = join(dir, `env-${++n}.json`);
-  // (written whole, then renamed: the test reads it as soon as it exists, and a loaded machine may otherwise
-  // show it empty or half written)
-  const script = `const fs = require("fs"); fs.writeFileSync(${JSON.stringify(`${file}.part`)}, JSON.stringify(process.env)); fs.renameSync(${JSON.stringify(`${file}.part`)}, ${JSON.stringify(file)}); ${then}`;
+  const script = `${writeWhole(file, "JSON.stringify(process.env)")} ${then}`;
   return [[process.execPath, "-e", script], file];
 }
 
@@ -122,12 +130,13 @@ function signalMatrix(label: string, target: () => Target) {
       const kidFile = join(dir, `kid-${++n}.pid`);
       // the command ignores TERM and starts a child of its own (which would outlive it)
       const [argv, file] = envDumper(
-        `process.on("SIGTERM", () => {}); const k = require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); require("fs").writeFileSync(${JSON.stringify(kidFile)}, String(k.pid)); setInterval(() => {}, 1000);`,
+        `process.on("SIGTERM", () => {}); const k = require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); ${writeWhole(kidFile, "String(k.pid)")} setInterval(() => {}, 1000);`,
       );
       const { child, done } = start(["exec", "--grace-period", "0.5", "--", ...argv], target().env);
       const token = (await waitFor(file))["OS_TOKEN"] as string;
       for (let i = 0; i < 200 && !existsSync(kidFile); i++) await new Promise((r) => setTimeout(r, 25));
       const kid = Number(readFileSync(kidFile, "utf8"));
+      expect(Number.isInteger(kid) && kid > 1).toBe(true);
       const t0 = Date.now();
       child.kill("SIGTERM");
       const r = await done;
