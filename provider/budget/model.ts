@@ -1056,6 +1056,10 @@ const SLOPE_T = 3;
  */
 const SLOPE_SPREAD = 0.25;
 
+/** The last 6 steps the history read, oldest first: the sizes and the direction the steps to come are drawn from. */
+function lastSteps(reasons: ForecastReason[]): { kind: "step"; day: number; ratio: number }[] {
+  return reasons.flatMap((r) => (r.kind === "step" ? [r] : [])).slice(-6);
+}
 /**
  * stepRisk gives the quantiles of the backtests' ratios mixed with the same ratios after a step of one of
  * the sizes the history showed, at a quarter, half or three quarters of the horizon, weighed by the
@@ -1067,7 +1071,7 @@ function stepRisk(
   n: number,
   horizon: number,
 ): (q: number) => number {
-  const sizes = reasons.flatMap((r) => (r.kind === "step" ? [r.ratio] : [])).slice(-6);
+  const sizes = lastSteps(reasons).map((r) => r.ratio);
   if (sizes.length === 0 || n <= 0) {
     const s = sorted(ratios);
     return (q) => quantileOf(s, q);
@@ -1099,7 +1103,7 @@ function stepTrend(
   reasons: ForecastReason[],
   today: number,
 ): { share: number; steps: number; ratio: number } | undefined {
-  const steps = reasons.flatMap((r) => (r.kind === "step" ? [r] : [])).slice(-6);
+  const steps = lastSteps(reasons);
   if (steps.length < 2) return undefined;
   const logs = steps.map((r) => Math.log(r.ratio));
   const w = steps.map((r) => 0.5 ** ((today - r.day) / STEP_HALF_LIFE));

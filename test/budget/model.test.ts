@@ -7,6 +7,18 @@ import { forecastDays, forecastModel, localExpectation, weekdayOf } from "../../
 
 const MONDAY = 20_402; // 2025-11-10
 
+/** ±2 % of deterministic noise on day `i`. */
+const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250;
+
+/** 84 days before `today` at 100 a day (± `jitter`) and `charge` more on each 1st of the month. */
+function withCharge(today: number, charge: number): number[] {
+  const first = today - 84;
+  return Array.from({ length: 84 }, (_, i) => {
+    const dom = new Date((first + i) * 86_400_000).getUTCDate();
+    return 100 * jitter(i) + (dom === 1 ? charge : 0);
+  });
+}
+
 /** The forecast of `h` to `ahead` days after today, made in under 200 ms, its quantiles finite and ordered. */
 function soundForecast(h: number[], ahead: number) {
   const t0 = performance.now();
@@ -87,7 +99,6 @@ describe("forecastDays", () => {
 });
 
 describe("forecastModel per series (issue 20)", () => {
-  const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250; // ±2 %
   const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 
   it("finds a 12 % step and follows it within a week", () => {
@@ -157,11 +168,7 @@ describe("forecastModel per series (issue 20)", () => {
 
   it("forecasts a monthly charge on the 1st on the 1st, not smeared over the month", () => {
     const today = dayNumber("2026-03-20");
-    const first = today - 84;
-    const history = Array.from({ length: 84 }, (_, i) => {
-      const dom = new Date((first + i) * 86_400_000).getUTCDate();
-      return 100 * jitter(i) + (dom === 1 ? 1500 : 0);
-    });
+    const history = withCharge(today, 1500);
     const f = forecastModel(history, today).forecast(0, dayNumber("2026-04-05"));
     expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
     const april1 = dayNumber("2026-04-01") - today;
@@ -186,10 +193,7 @@ describe("forecastModel per series (issue 20)", () => {
     // both days and the charge (500)
     const today = dayNumber("2026-03-20");
     const first = today - 84;
-    const history = Array.from({ length: 84 }, (_, i) => {
-      const dom = new Date((first + i) * 86_400_000).getUTCDate();
-      return 100 * jitter(i) + (dom === 1 ? 300 : 0);
-    });
+    const history = withCharge(today, 300);
     const mar1 = dayNumber("2026-03-01") - first;
     history[mar1] = 0;
     history[mar1 + 1] = 500;
@@ -540,7 +544,6 @@ describe("forecastModel per series (issue 20)", () => {
 
 describe("forecastModel on hostile staircases (session 10: stairs, steps in a growth, step trends, delays at steps)", () => {
   it("gives finite, ordered quantiles and finite reasons on any staircase at any scale, fast", () => {
-    const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250; // ±2 %
     const stairs = fc.record({
       scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
       every: fc.integer({ min: 1, max: 30 }),
