@@ -80,13 +80,13 @@ function once<T>(key: unknown[], run: () => Promise<T>): Promise<T> {
 
 /**
  * getProjectBalance reads a project's balance and bonuses (docs/API.md#balance). The same query in one
- * program run goes out once.
+ * program run goes out once. Bad settings reject the promise (a ConfigError naming the field), never throw.
  *
  * @example
  * const bal = await getProjectBalance({ projectId: 4242, product: "openstack" });
  * pulumi.log.info(`balance ${bal.balance}`);
  */
-export function getProjectBalance(
+export async function getProjectBalance(
   args: GetProjectBalanceArgs,
   _opts?: pulumi.InvokeOptions,
 ): Promise<ProjectBalance> {
@@ -116,7 +116,7 @@ export function getProjectBalanceOutput(
  * const usage = await getProjectConsumption({ projectId: 4242, from: "2026-11-01", to: "2026-11-22" });
  * // usage.items[], usage.total.amount, usage.dailyAverage, usage.days
  */
-export function getProjectConsumption(
+export async function getProjectConsumption(
   args: GetProjectConsumptionArgs,
   _opts?: pulumi.InvokeOptions,
 ): Promise<ProjectConsumption> {

@@ -67,5 +67,11 @@ it("refuses bad input naming the field, before any request", async () => {
   await expect(
     dist.getProjectConsumption({ projectId: 4242, from: "2026-11-01", to: new Date(Number.NaN) }),
   ).rejects.toThrowError(/^to: is an invalid Date/);
+  // bad settings reject the promise, naming the field, rather than throw from the call
+  const bad = { projectId: 4242, billingUrl: "not a url" };
+  const balance = dist.getProjectBalance(bad);
+  const usage = dist.getProjectConsumption({ ...bad, from: "2026-11-01" });
+  await expect(balance).rejects.toThrowError(/^billingUrl:/);
+  await expect(usage).rejects.toThrowError(/^billingUrl:/);
   expect(emu.requests).toHaveLength(0);
 });
