@@ -1112,7 +1112,9 @@ function stepTrend(
   const mu = logs.reduce((a, b, i) => a + w[i]! * b, 0) / sw;
   const v = logs.reduce((a, b, i) => a + w[i]! * (b - mu) ** 2, 0) / sw;
   const sd = neff > 1 ? Math.sqrt((v * neff) / (neff - 1)) : 0;
-  const t = sd > 0 ? Math.abs(mu) / (sd / Math.sqrt(neff)) : 0;
+  // (steps of one size exactly — a fleet billed without noise — go one way beyond doubt)
+  const t =
+    sd > 0 ? Math.abs(mu) / (sd / Math.sqrt(neff)) : mu !== 0 && neff > 1 ? Number.POSITIVE_INFINITY : 0;
   if (!(t > SLOPE_T)) return undefined;
   return { share: 1 - (SLOPE_T * SLOPE_T) / (t * t), steps: steps.length, ratio: Math.exp(mu) };
 }

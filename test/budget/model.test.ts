@@ -128,6 +128,14 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20).toBeLessThan(185);
   });
 
+  it("counts on the next step of a staircase billed without noise (steps of one size exactly)", () => {
+    const up = [100, 120, 144, 172.8, 207.36];
+    const history = Array.from({ length: 70 }, (_, i) => up[i < 30 ? 0 : 1 + Math.floor((i - 30) / 10)]!);
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.reasons.some((r) => r.kind === "step-trend")).toBe(true);
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(214);
+  });
+
   it("counts on the next step where the history's steps go one way, not where they go both (session 10)", () => {
     // +20 % every 10 days for 40 days: a fleet that keeps growing; the same sizes up and down: one that does not
     const up = [100, 120, 144, 173, 207];
