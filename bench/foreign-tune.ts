@@ -5,8 +5,10 @@
  * foreign-heldout instead: a report-only figure, read once at the end, never chosen on.
  *
  * `--days all` replays every day from the 2nd to the month's end ({@link EVERY_DAY}) instead of days 3–25.
+ * `--set foreign2` replays the second foreign set (bench/foreign2.ts: other mechanisms of real bills) instead
+ * of the first; `--heldout` then chooses its held-out split.
  *
- *   node dist/bench/foreign-tune.js [--heldout] [--corpus 135] [--detail NAME] [--days all]
+ *   node dist/bench/foreign-tune.js [--set foreign|foreign2] [--heldout] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
 import {
@@ -19,6 +21,10 @@ import {
   summarizeMonth,
 } from "./evaluate";
 import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
+import { foreign2Split } from "./foreign2";
+
+/** The foreign sets `--set` chooses from, each with its tune and held-out splits. */
+const SETS = { foreign: foreignSplit, foreign2: foreign2Split } as const;
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
@@ -48,8 +54,14 @@ function main(argv: string[]): void {
   const detail = argv.includes("--detail") ? argv[argv.indexOf("--detail") + 1] : undefined;
   const days = argv[argv.indexOf("--days") + 1] === "all" && argv.includes("--days") ? EVERY_DAY : AS_OF_DAYS;
   const split = heldout ? "heldout" : "tune";
+  const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
+  if (setName !== "foreign" && setName !== "foreign2") {
+    process.stderr.write(`--set: unknown set ${JSON.stringify(setName)}; use foreign or foreign2\n`);
+    process.exitCode = 2;
+    return;
+  }
   out(
-    `foreign-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"}), as-of days ${days === EVERY_DAY ? "2 to the month's end" : "3–25, every other"}`,
+    `${setName}-${split} (${heldout ? "REPORT ONLY: never tune on it" : "tuning allowed"}), as-of days ${days === EVERY_DAY ? "2 to the month's end" : "3–25, every other"}`,
   );
   out(
     `${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`,
@@ -57,7 +69,7 @@ function main(argv: string[]): void {
   const all: MonthSample[] = [];
   let misses = 0;
   let seriesCount = 0;
-  for (const s of foreignSplit(split)) {
+  for (const s of SETS[setName](split)) {
     const { month } = replaySeries(asCorpus(s), days);
     all.push(...month);
     const m = summarizeMonth(month);
