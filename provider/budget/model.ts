@@ -16,7 +16,8 @@ export interface Quantiles {
  * ForecastReason is one thing the model found in the history that moves its forecast, for the report to
  * say in words. `day` is a day number (days since 1970-01-01, UTC).
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.2 is +20 %); the days before are read at the new level.
- * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there.
+ * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there
+ *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day).
  * - `delay`: the charges of `day` arrived with the next day's (a zero, then a catch-up); read as one delay.
  * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
  * - `step-trend`: the history's last `steps` steps went one way, by `ratio` each (their geometric mean); p50
@@ -88,8 +89,28 @@ function quantileOf(s: Float64Array, q: number): number {
 }
 
 const DAY_MS = 86_400_000;
-/** Day of the month (1–31) of a day number. */
-const dayOfMonthOf = (day: number): number => new Date(day * DAY_MS).getUTCDate();
+/**
+ * The days of the month a charge billed on the day may be anchored to: its own, and on a month's last day
+ * also every later one up to 31 — a charge "on the 31st" (the month's last day) falls on the 30th in April
+ * and on the 28th in February, as monthly billing does. A charge keyed 31 is the month's last day's.
+ */
+function anchorsOf(day: number): number[] {
+  const d = new Date(day * DAY_MS);
+  const dom = d.getUTCDate();
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  const out = [dom];
+  if (dom === last) for (let k = dom + 1; k <= 31; k++) out.push(k);
+  return out;
+}
+/** The sum of what `byAnchor` holds for each of a day's anchors ({@link anchorsOf}). */
+function onAnchors<T>(byAnchor: Map<number, T>, day: number, value: (t: T) => number): number {
+  let s = 0;
+  for (const k of anchorsOf(day)) {
+    const t = byAnchor.get(k);
+    if (t !== undefined) s += value(t);
+  }
+  return s;
+}
 
 /** What the model reads from a history of at least 14 days before forecasting it. */
 interface Reading {
@@ -426,10 +447,8 @@ function read(amounts: number[], firstDay: number): Reading {
   const charges = new Map<number, number>();
   if (n >= 28) {
     const byDom = new Map<number, number[]>();
-    for (let i = 0; i < n; i++) {
-      const dom = dayOfMonthOf(firstDay + i);
-      byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
-    }
+    for (let i = 0; i < n; i++)
+      for (const dom of anchorsOf(firstDay + i)) byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
     for (const [dom, days] of byDom) {
       if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
       // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
@@ -592,11 +611,16 @@ function seenOnce(
     expected[i]! > 0 && c[i]! - expected[i]! > Math.max(5 * noise, 0.3) * expected[i]!;
   const highDays = c.map((_, i) => i).filter(high);
   for (const i of highDays) {
-    const dom = dayOfMonthOf(firstDay + i);
+    // (the 29th–31st only as the month's last day: anchored to 31, it falls on every month's last day)
+    const anchors = anchorsOf(firstDay + i);
+    const dom = anchors[0]! <= 28 ? anchors[0]! : anchors.includes(31) ? 31 : 0;
     // seen once: within the last month, and the same day of the month not in the history before it
     const at = new Date((firstDay + i) * DAY_MS);
-    const monthBefore = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, dom) / DAY_MS;
-    if (n - 1 - i > 31 || monthBefore >= firstDay || dom > 28) continue;
+    const monthBefore =
+      (dom === 31
+        ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 0)
+        : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, dom)) / DAY_MS;
+    if (n - 1 - i > 31 || monthBefore >= firstDay || dom === 0) continue;
     found.set(dom, { amount: c[i]! - expected[i]!, chance: 1 / highDays.length });
     c[i] = expected[i]!;
   }
@@ -889,7 +913,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     for (let d = today; d <= lastDay; d++) {
       const i = d - firstDay;
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
-      chargeDays.push(rd.charges.get(dayOfMonthOf(d)) ?? 0);
+      chargeDays.push(onAnchors(rd.charges, d, (a) => a));
     }
     // charges seen once come back in the quantiles their chance reaches
     const maybeDays = maybeChargeDays(rd.maybeCharges, today, lastDay);
@@ -1136,9 +1160,8 @@ function maybeChargeDays(
 ): Quantiles[] {
   const days: Quantiles[] = [];
   for (let d = today; d <= lastDay; d++) {
-    const m = maybe.get(dayOfMonthOf(d));
-    const a = m?.amount ?? 0;
-    const p = m?.chance ?? 0;
+    const a = onAnchors(maybe, d, (m) => m.amount);
+    const p = onAnchors(maybe, d, (m) => m.chance);
     days.push({ p50: p > MAYBE_P50 ? a : 0, p80: p > 0.2 ? a : 0, p90: p > 0.1 ? a : 0 });
   }
   return days;

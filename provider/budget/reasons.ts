@@ -113,7 +113,8 @@ function change(ratio: number): string {
 /**
  * reasonText says one reason in a sentence (no final stop):
  * - step: "the level rose 18 % on 12 November (a step: the days before are read at the new level)"
- * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there"
+ * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there" (on
+ *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months)
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
  * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
@@ -127,10 +128,18 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
   switch (r.kind) {
     case "step":
       return `the level ${change(r.ratio)} on ${dayWords(r.day, wording.today)} (a step: the days before are read at the new level)`;
-    case "day-of-month":
+    case "day-of-month": {
+      // (from the 29th on, a charge falls on the month's last day in shorter months; the 31st is that day)
+      const when =
+        r.dayOfMonth >= 31
+          ? "the last day of each month"
+          : r.dayOfMonth >= 29
+            ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
+            : `the ${ordinal(r.dayOfMonth)} of each month`;
       return r.amount < 0
-        ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`
-        : `a charge of about ${formatMoney(r.amount)}${unit} recurs on the ${ordinal(r.dayOfMonth)} of each month and is forecast there`;
+        ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on ${when} and is forecast there`
+        : `a charge of about ${formatMoney(r.amount)}${unit} recurs on ${when} and is forecast there`;
+    }
     case "delay": {
       const next = addDays(r.day, 1);
       return `the charges of ${dayWords(r.day, wording.today)} arrived with ${dayWords(next, wording.today)}'s (read as one delay, not a drop and a spike)`;

@@ -185,6 +185,29 @@ describe("forecastModel per series (issue 20)", () => {
     for (const [i, d] of f.path.entries()) if (i !== april1) expect(d.p50).toBeLessThan(106);
   });
 
+  it("forecasts a charge on the month's last day on the last day of a shorter month too", () => {
+    // 100 a day and 2000 more on each month's last day (31 March, 30 April, … 31 October); as of 10 November
+    // the charge is due on the 30th: a charge keyed by its day of the month (31) never fell in November
+    // (foreign2's reserved capacity billed on the 31st was missed by 20–40 % of the month)
+    const today = dayNumber("2026-11-10");
+    const first = dayNumber("2026-03-01");
+    const lastDay = (d: number) => new Date((d + 1) * 86_400_000).getUTCDate() === 1;
+    const history = Array.from(
+      { length: today - first },
+      (_, i) => 100 * jitter(i) + (lastDay(first + i) ? 2000 : 0),
+    );
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-11-30"));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31 }));
+    const nov30 = dayNumber("2026-11-30") - today;
+    expect(f.path[nov30]!.p50).toBeGreaterThan(1950);
+    for (const [i, d] of f.path.entries()) if (i !== nov30) expect(d.p50).toBeLessThan(106);
+    // seen once (a history from 1 October): a charge that may recur, on November's last day in p80 and p90
+    const once = history.slice(dayNumber("2026-10-01") - first);
+    const g = forecastModel(once, today).forecast(0, dayNumber("2026-11-30"));
+    expect(g.path[nov30]!.p90).toBeGreaterThan(1950);
+    expect(g.path[nov30 - 1]!.p90).toBeLessThan(200);
+  });
+
   it("reads a zero followed by a catch-up as a delay, not a spike and a dip", () => {
     const history = Array.from({ length: 60 }, (_, i) => 100 * jitter(i));
     history[50] = 0;

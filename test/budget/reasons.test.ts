@@ -72,6 +72,12 @@ describe("reasonText", () => {
     expect(reasonText({ kind: "day-of-month", dayOfMonth: 3, amount: 9.5 }, { currency: "EUR" })).toBe(
       "a charge of about 9.50 EUR recurs on the 3rd of each month and is forecast there",
     );
+    expect(reasonText({ kind: "day-of-month", dayOfMonth: 31, amount: 2000 }, { currency: "EUR" })).toBe(
+      "a charge of about 2,000.00 EUR recurs on the last day of each month and is forecast there",
+    );
+    expect(reasonText({ kind: "day-of-month", dayOfMonth: 30, amount: -5 })).toBe(
+      "a credit of about 5.00 recurs on the 30th of each month (the last day in shorter months) and is forecast there",
+    );
     expect(reasonText({ kind: "delay", day: "2026-12-31" }, { today: "2027-01-05" })).toBe(
       "the charges of 31 December 2026 arrived with 1 January's (read as one delay, not a drop and a spike)",
     );
