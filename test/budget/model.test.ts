@@ -101,6 +101,22 @@ describe("forecastDays", () => {
 describe("forecastModel per series (issue 20)", () => {
   const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 
+  it("forecasts a short history growing by small steps from its last week, not its last two", () => {
+    // 20 days, +8 % every 4 days under ±20 % of noise: too short to backtest, no step read, the line's slope
+    // under 3 standard errors — the previous model took the 14-day mean (−10.9 %), lagging the growth by a week
+    const noisy = (i: number) => 1 + (((i * 37) % 11) - 5) / 25;
+    const level = (i: number) => 100 * 1.02 ** (4 * Math.floor(i / 4));
+    const history = Array.from({ length: 20 }, (_, i) => level(i) * noisy(i));
+    const f = forecastDays(history, MONDAY + 20, 0, MONDAY + 33);
+    const truth = Array.from({ length: 14 }, (_, i) => level(20 + i)).reduce((a, b) => a + b, 0);
+    expect(f.backtests).toBe(0);
+    expect(f.remaining!.p50 / truth - 1).toBeGreaterThan(-0.095);
+    // a flat short history keeps the 14-day mean (no slope to lag: its mean has half the 7-day mean's noise)
+    const flat = Array.from({ length: 20 }, (_, i) => 100 * noisy(i));
+    const mean14 = flat.slice(-14).reduce((a, b) => a + b, 0) / 14;
+    expect(forecastDays(flat, MONDAY + 20, 0, MONDAY + 33).dailyRate).toBeCloseTo(mean14, 0);
+  });
+
   it("finds a 12 % step and follows it within a week", () => {
     // 84 days at 100, then 112 for the last 6 days
     const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
