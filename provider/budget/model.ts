@@ -140,6 +140,13 @@ interface Reading {
   reasons: ForecastReason[];
   /** The indices of the days each level change starts on, oldest first. */
   steps: number[];
+  /**
+   * The excursions that reverted (`excursionsOf`), each one's excess over the level in level-days (a lull's
+   * negative), when at least EXC_SEEN went the same way.
+   */
+  excursions: number[];
+  /** An excursion under way on the last day: its excess a day (× the level) and its expected days left. */
+  ongoing?: { excess: number; days: number };
 }
 
 /**
@@ -536,6 +543,14 @@ function read(amounts: number[], firstDay: number): Reading {
     const f = f0[weekdayOf(firstDay + i)]!;
     return f < IDLE_WEEKDAY ? 0 : v / f;
   });
+  // excursions: a level that left and came back (a step out, one back of about its size) is the level on
+  // both sides, its days' excess a burst (or a lull) of the kind that comes again
+  const exc = excursionsOf(des);
+  for (const [p, q, s] of exc.days)
+    for (let i = p; i < q; i++) {
+      clipped[i] = clipped[i]! * Math.exp(-s);
+      des[i] = des[i]! * Math.exp(-s);
+    }
   const { at: cps, size } = changePoints(des);
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
@@ -589,6 +604,8 @@ function read(amounts: number[], firstDay: number): Reading {
     maybeCharges,
     reasons,
     steps: cps,
+    excursions: exc.mass,
+    ongoing: exc.ongoing,
   };
 }
 
@@ -929,6 +946,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     levelDays[0] = levelDays[0]! * share;
     chargeDays[0] = chargeDays[0]! * share;
     spikesToCome(rd.spikes, n, levelDays, maybeDays);
+    excursionsToCome(rd, n, levelDays, maybeDays);
     const m0 = maybeDays[0]!;
     maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
     const ratios: number[] = [];
@@ -1203,6 +1221,129 @@ function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Qu
   const likely = (1 - Math.exp(-rate * levelDays.length)) ** SPIKE_CHANCE_POWER;
   for (let i = 0; i < days.length; i++)
     days[i] = { ...days[i]!, p50: days[i]!.p50 + levelDays[i]! * size * rate * likely };
+}
+/**
+ * excursionsOf reads the excursions of a level-free series `x` (the days ÷ weekday factors): runs of 2 to
+ * EXC_LONGEST days whose mean log stands off the EXC_SIDE days on either side (nearest days not in an
+ * excursion already) by T_STEP standard errors of the series' noise and STEP_MIN both ways, the two sides
+ * within EXC_BACK of each other's distance to it (the level went back) — the clearest first. Where at least
+ * EXC_SEEN went one way (the history's own evidence that such a level does not stay: a step that stays, or
+ * one excursion alone, is not one), those are read as excursions `[from, to, log size]`, each one's excess
+ * in level-days, and the last days off the level the same way by half their mean size or more, fewer than the
+ * longest seen, as one under way: expected to last the mean of the longer lengths seen beyond its age.
+ */
+function excursionsOf(x: number[]): {
+  days: [number, number, number][];
+  mass: number[];
+  ongoing?: { excess: number; days: number };
+} {
+  const n = x.length;
+  const y = x.map((v) => (v > 0 ? Math.log(v) : Number.NaN));
+  const diffs: number[] = [];
+  for (let i = 1; i < n; i++)
+    if (y[i]! === y[i]! && y[i - 1]! === y[i - 1]!) diffs.push(Math.abs(y[i]! - y[i - 1]!));
+  if (diffs.length < 10) return { days: [], mass: [] };
+  const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
+  const taken = new Uint8Array(n);
+  const found: [number, number, number][] = [];
+  for (;;) {
+    // the free days (usable, in no excursion yet), their ranks and prefix sums
+    const rank = new Int32Array(n + 1);
+    const sum = [0];
+    const pos: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const ok = !taken[i] && y[i]! === y[i]!;
+      rank[i + 1] = rank[i]! + (ok ? 1 : 0);
+      if (ok) {
+        pos.push(i);
+        sum.push(sum[sum.length - 1]! + y[i]!);
+      }
+    }
+    let best: [number, number, number] | undefined;
+    let bestT = T_STEP;
+    for (let p = 1; p < n; p++)
+      for (let q = p + 2; q < n && q - p <= EXC_LONGEST; q++) {
+        const m = rank[q]! - rank[p]!;
+        if (m !== q - p) break;
+        const lo = rank[p]!;
+        const hi = rank[q]!;
+        if (lo < EXC_SIDE || hi + EXC_SIDE > pos.length) continue;
+        const inner = (sum[hi]! - sum[lo]!) / m;
+        const left = (sum[lo]! - sum[lo - EXC_SIDE]!) / EXC_SIDE;
+        const right = (sum[hi + EXC_SIDE]! - sum[hi]!) / EXC_SIDE;
+        const out = inner - left;
+        const back = inner - right;
+        if (
+          out * back <= 0 ||
+          Math.abs(out) > EXC_BACK * Math.abs(back) ||
+          Math.abs(back) > EXC_BACK * Math.abs(out)
+        )
+          continue;
+        const d = Math.min(Math.abs(out), Math.abs(back));
+        const t = d / (sigma * Math.sqrt(1 / m + 1 / EXC_SIDE));
+        if (t > bestT && d >= EXC_MIN) {
+          bestT = t;
+          best = [p, q, inner - (left + right) / 2];
+        }
+      }
+    if (!best) break;
+    found.push(best);
+    for (let i = best[0]; i < best[1]; i++) taken[i] = 1;
+  }
+  const days: [number, number, number][] = [];
+  const mass: number[] = [];
+  let ongoing: { excess: number; days: number } | undefined;
+  for (const dir of [1, -1]) {
+    const mine = found.filter((e) => Math.sign(e[2]) === dir);
+    if (mine.length < EXC_SEEN) continue;
+    days.push(...mine);
+    for (const [p, q, s] of mine) mass.push((q - p) * (Math.exp(s) - 1));
+    // under way: the last days off the level before them by half the mean size seen, the same way
+    const half = mine.reduce((a, e) => a + e[2], 0) / mine.length / 2;
+    let k = n;
+    while (k > 0 && !taken[k - 1] && y[k - 1]! === y[k - 1]!) k--;
+    const ref: number[] = [];
+    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--)
+      if (!taken[i] && y[i]! === y[i]!) ref.push(y[i]!);
+    if (ref.length < EXC_SIDE) continue;
+    const level = ref.reduce((a, b) => a + b, 0) / ref.length;
+    let from = n;
+    while (from > 0 && y[from - 1]! === y[from - 1]! && (y[from - 1]! - level - half) * dir >= 0) from--;
+    const age = n - from;
+    const longer = mine.map(([p, q]) => q - p).filter((l) => l > age);
+    if (age === 0 || longer.length === 0) continue;
+    let s = 0;
+    for (let i = from; i < n; i++) s += y[i]! - level;
+    s /= age;
+    days.push([from, n, s]);
+    ongoing = { excess: Math.exp(s) - 1, days: longer.reduce((a, l) => a + l - age, 0) / longer.length };
+  }
+  return { days, mass, ongoing };
+}
+/** An excursion lasts 2 to EXC_LONGEST days, is judged against EXC_SIDE days each side, goes back within EXC_BACK. */
+const EXC_LONGEST = 14;
+const EXC_SIDE = 7;
+/** An excursion's step back is within this factor of its step out (log sizes); so many seen make a kind. */
+const EXC_BACK = 1.5;
+/** …and is at least this far off the level (log): 50 %, the spikes' (a day-to-day swing is not one). */
+const EXC_MIN = Math.log(1.5);
+const EXC_SEEN = 2;
+
+/**
+ * excursionsToCome adds to p50 of each day the expected excess of the excursions to come: their mean excess
+ * (level-days) × their rate (one fewer than seen, as the spikes'), and to every quantile the rest of one
+ * under way, for its expected days left.
+ */
+function excursionsToCome(rd: Reading, n: number, levelDays: number[], days: Quantiles[]): void {
+  const k = rd.excursions.length;
+  const rate = k >= EXC_SEEN && n > 0 ? (rd.excursions.reduce((a, b) => a + b, 0) / k) * ((k - 1) / n) : 0;
+  const on = rd.ongoing;
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i]!;
+    const now = on ? levelDays[i]! * on.excess * Math.max(0, Math.min(1, on.days - i)) : 0;
+    const p50 = d.p50 + levelDays[i]! * rate + now;
+    days[i] = { p50, p80: d.p80 + now, p90: d.p90 + now };
+  }
 }
 /** Spikes left out of the count their rate is read from, and the power of the chance (tuned on the tune split). */
 const SPIKE_SHRINK = 1;
