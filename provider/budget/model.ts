@@ -1239,9 +1239,9 @@ function excursionsOf(x: number[]): {
 } {
   const n = x.length;
   const y = x.map((v) => (v > 0 ? Math.log(v) : Number.NaN));
+  const usable = (i: number) => !Number.isNaN(y[i]!);
   const diffs: number[] = [];
-  for (let i = 1; i < n; i++)
-    if (y[i]! === y[i]! && y[i - 1]! === y[i - 1]!) diffs.push(Math.abs(y[i]! - y[i - 1]!));
+  for (let i = 1; i < n; i++) if (usable(i) && usable(i - 1)) diffs.push(Math.abs(y[i]! - y[i - 1]!));
   if (diffs.length < 10) return { days: [], mass: [] };
   const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
   const taken = new Uint8Array(n);
@@ -1252,7 +1252,7 @@ function excursionsOf(x: number[]): {
     const sum = [0];
     const pos: number[] = [];
     for (let i = 0; i < n; i++) {
-      const ok = !taken[i] && y[i]! === y[i]!;
+      const ok = !taken[i] && usable(i);
       rank[i + 1] = rank[i]! + (ok ? 1 : 0);
       if (ok) {
         pos.push(i);
@@ -1301,14 +1301,13 @@ function excursionsOf(x: number[]): {
     // under way: the last days off the level before them by half the mean size seen, the same way
     const half = mine.reduce((a, e) => a + e[2], 0) / mine.length / 2;
     let k = n;
-    while (k > 0 && !taken[k - 1] && y[k - 1]! === y[k - 1]!) k--;
+    while (k > 0 && !taken[k - 1] && usable(k - 1)) k--;
     const ref: number[] = [];
-    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--)
-      if (!taken[i] && y[i]! === y[i]!) ref.push(y[i]!);
+    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--) if (!taken[i] && usable(i)) ref.push(y[i]!);
     if (ref.length < EXC_SIDE) continue;
     const level = ref.reduce((a, b) => a + b, 0) / ref.length;
     let from = n;
-    while (from > 0 && y[from - 1]! === y[from - 1]! && (y[from - 1]! - level - half) * dir >= 0) from--;
+    while (from > 0 && usable(from - 1) && (y[from - 1]! - level - half) * dir >= 0) from--;
     const age = n - from;
     const longer = mine.map(([p, q]) => q - p).filter((l) => l > age);
     if (age === 0 || longer.length === 0) continue;
