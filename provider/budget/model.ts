@@ -1288,6 +1288,7 @@ function excursionsOf(x: number[]): {
       }
     if (!best) break;
     found.push(best);
+    if (found.length >= EXC_MOST) break;
     for (let i = best[0]; i < best[1]; i++) taken[i] = 1;
   }
   const days: [number, number, number][] = [];
@@ -1321,6 +1322,8 @@ function excursionsOf(x: number[]): {
 }
 /** An excursion lasts 2 to EXC_LONGEST days, is judged against EXC_SIDE days each side, goes back within EXC_BACK. */
 const EXC_LONGEST = 14;
+/** At most this many are read (the clearest): the search is O(n × EXC_LONGEST) each. */
+const EXC_MOST = 8;
 const EXC_SIDE = 7;
 /** An excursion's step back is within this factor of its step out (log sizes); so many seen make a kind. */
 const EXC_BACK = 1.5;

@@ -117,6 +117,17 @@ describe("forecastModel per series (issue 20)", () => {
     expect(forecastDays(flat, MONDAY + 20, 0, MONDAY + 33).dailyRate).toBeCloseTo(mean14, 0);
   });
 
+  it("reads bursts that came back as excursions: one under way ends as the ones seen did (session 11)", () => {
+    // 4 days at ×4 every 12 days (GPU jobs), the history ending on a burst's 2nd day: the previous model
+    // read the burst as a step that stays (+129 % over 24 days)
+    const burst = (i: number) => i % 12 >= 5 && i % 12 < 9;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    const history = Array.from({ length: 91 }, (_, i) => day(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 23);
+    const truth = Array.from({ length: 24 }, (_, i) => day(91 + i)).reduce((a, b) => a + b, 0);
+    expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.25);
+  });
+
   it("finds a 12 % step and follows it within a week", () => {
     // 84 days at 100, then 112 for the last 6 days
     const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
