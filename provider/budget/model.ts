@@ -1238,58 +1238,122 @@ function excursionsOf(x: number[]): {
   ongoing?: { excess: number; days: number };
 } {
   const n = x.length;
-  const y = x.map((v) => (v > 0 ? Math.log(v) : Number.NaN));
-  const usable = (i: number) => !Number.isNaN(y[i]!);
-  const diffs: number[] = [];
-  for (let i = 1; i < n; i++) if (usable(i) && usable(i - 1)) diffs.push(Math.abs(y[i]! - y[i - 1]!));
-  if (diffs.length < 10) return { days: [], mass: [] };
-  const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
-  const taken = new Uint8Array(n);
+  const y = new Float64Array(n);
+  // (a free day: one with an amount, in no excursion yet)
+  const freeDay = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    freeDay[i] = x[i]! > 0 ? 1 : 0;
+    y[i] = x[i]! > 0 ? Math.log(x[i]!) : Number.NaN;
+  }
+  const usable = (i: number) => x[i]! > 0;
+  const diffs = new Float64Array(Math.max(0, n - 1));
+  let c = 0;
+  for (let i = 1; i < n; i++) if (usable(i) && usable(i - 1)) diffs[c++] = Math.abs(y[i]! - y[i - 1]!);
+  if (c < 10) return { days: [], mass: [] };
+  const sorted = diffs.subarray(0, c).sort();
+  const mid = sorted[c >> 1]!;
+  const sigma = Math.max(0.01, (1.4826 * (c % 2 ? mid : (sorted[(c >> 1) - 1]! + mid) / 2)) / Math.SQRT2);
   const found: [number, number, number][] = [];
-  for (;;) {
-    // the free days (usable, in no excursion yet), their ranks and prefix sums
-    const rank = new Int32Array(n + 1);
-    const sum = [0];
-    const pos: number[] = [];
+  // the free days (usable, in no excursion yet): their ranks and prefix sums, rebuilt once per excursion taken
+  const rank = new Int32Array(n + 1);
+  const sum = new Float64Array(n + 1);
+  let free = 0;
+  const free0 = () => {
+    free = 0;
     for (let i = 0; i < n; i++) {
-      const ok = !taken[i] && usable(i);
-      rank[i + 1] = rank[i]! + (ok ? 1 : 0);
-      if (ok) {
-        pos.push(i);
-        sum.push(sum[sum.length - 1]! + y[i]!);
+      rank[i + 1] = rank[i]! + freeDay[i]!;
+      if (freeDay[i]) {
+        sum[free + 1] = sum[free]! + y[i]!;
+        free++;
       }
     }
-    let best: [number, number, number] | undefined;
-    let bestT = T_STEP;
-    for (let p = 1; p < n; p++)
-      for (let q = p + 2; q < n && q - p <= EXC_LONGEST; q++) {
-        const m = rank[q]! - rank[p]!;
-        if (m !== q - p) break;
-        const lo = rank[p]!;
-        const hi = rank[q]!;
-        if (lo < EXC_SIDE || hi + EXC_SIDE > pos.length) continue;
-        const inner = (sum[hi]! - sum[lo]!) / m;
-        const left = (sum[lo]! - sum[lo - EXC_SIDE]!) / EXC_SIDE;
-        const right = (sum[hi + EXC_SIDE]! - sum[hi]!) / EXC_SIDE;
-        const out = inner - left;
-        const back = inner - right;
-        if (
-          out * back <= 0 ||
-          Math.abs(out) > EXC_BACK * Math.abs(back) ||
-          Math.abs(back) > EXC_BACK * Math.abs(out)
-        )
-          continue;
-        const d = Math.min(Math.abs(out), Math.abs(back));
-        const t = d / (sigma * Math.sqrt(1 / m + 1 / EXC_SIDE));
-        if (t > bestT && d >= EXC_MIN) {
-          bestT = t;
-          best = [p, q, inner - (left + right) / 2];
-        }
+  };
+  // each start's clearest candidate (its t, end, log size), scored once and again only where an excursion
+  // taken changed its sides
+  const bestT = new Float64Array(n);
+  const bestQ = new Int32Array(n);
+  const bestS = new Float64Array(n);
+  // (the highest and lowest day of each start's EXC_LONGEST days, in blocks of that many: a run whose days
+  // all stay within `reach` of the days before it is none, its mean is between them)
+  const w = EXC_LONGEST;
+  // (as far as a run must reach: EXC_MIN, and T_STEP standard errors of the longest; less a rounding margin)
+  const reach = Math.max(EXC_MIN, T_STEP * sigma * EXC_SE[w]!) - 1e-9;
+  const top = new Float64Array(n);
+  const bottom = new Float64Array(n);
+  {
+    const gTop = new Float64Array(n);
+    const gBottom = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const vTop = freeDay[i] ? y[i]! : Number.NEGATIVE_INFINITY;
+      const vBottom = freeDay[i] ? y[i]! : Number.POSITIVE_INFINITY;
+      gTop[i] = i % w === 0 ? vTop : Math.max(gTop[i - 1]!, vTop);
+      gBottom[i] = i % w === 0 ? vBottom : Math.min(gBottom[i - 1]!, vBottom);
+    }
+    let hi = Number.NEGATIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    for (let i = n - 1; i >= 0; i--) {
+      if (i % w === w - 1 || i === n - 1) {
+        hi = Number.NEGATIVE_INFINITY;
+        lo = Number.POSITIVE_INFINITY;
       }
-    if (!best) break;
-    found.push(best);
+      if (freeDay[i]) {
+        hi = Math.max(hi, y[i]!);
+        lo = Math.min(lo, y[i]!);
+      }
+      const end = Math.min(n - 1, i + w - 1);
+      top[i] = Math.max(hi, gTop[end]!);
+      bottom[i] = Math.min(lo, gBottom[end]!);
+    }
+  }
+  const score = (p: number) => {
+    bestT[p] = 0;
+    const lo = rank[p]!;
+    if (lo < EXC_SIDE) return;
+    const left = (sum[lo]! - sum[lo - EXC_SIDE]!) / EXC_SIDE;
+    if (top[p]! < left + reach && bottom[p]! > left - reach) return;
+    let most = Number.NEGATIVE_INFINITY;
+    let least = Number.POSITIVE_INFINITY;
+    for (let q = p + 1; q < n && q - p <= EXC_LONGEST; q++) {
+      if (!freeDay[q - 1]) break;
+      most = Math.max(most, y[q - 1]!);
+      least = Math.min(least, y[q - 1]!);
+      if (q - p < 2 || (most < left + reach && least > left - reach)) continue;
+      const hi = rank[q]!;
+      const m = hi - lo;
+      if (hi + EXC_SIDE > free) continue;
+      const inner = (sum[hi]! - sum[lo]!) / m;
+      const right = (sum[hi + EXC_SIDE]! - sum[hi]!) / EXC_SIDE;
+      const out = Math.abs(inner - left);
+      const back = Math.abs(inner - right);
+      const d = Math.min(out, back);
+      // (out and back, the same way: the level went back)
+      if (d < EXC_MIN || (inner - left) * (inner - right) <= 0 || Math.max(out, back) > EXC_BACK * d)
+        continue;
+      const t = d / (sigma * EXC_SE[m]!);
+      if (t > T_STEP && t > bestT[p]!) {
+        bestT[p] = t;
+        bestQ[p] = q;
+        bestS[p] = inner - (left + right) / 2;
+      }
+    }
+  };
+  free0();
+  for (let p = 1; p < n; p++) score(p);
+  for (;;) {
+    let p = 0;
+    for (let i = 1; i < n; i++) if (bestT[i]! > bestT[p]!) p = i;
+    if (!(bestT[p]! > T_STEP)) break;
+    const q = bestQ[p]!;
+    found.push([p, q, bestS[p]!]);
     if (found.length >= EXC_MOST) break;
-    for (let i = best[0]; i < best[1]; i++) taken[i] = 1;
+    // the starts whose candidates saw these days: within EXC_SIDE + 1 free days of them either way
+    let a = p;
+    for (let c = 0; a > 0 && c <= EXC_SIDE; a--) c += freeDay[a - 1]!;
+    let b = q;
+    for (let c = 0; b < n && c <= EXC_SIDE; b++) c += freeDay[b]!;
+    freeDay.fill(0, p, q);
+    free0();
+    for (let i = Math.max(1, a - EXC_LONGEST); i <= Math.min(n - 1, b); i++) score(i);
   }
   const days: [number, number, number][] = [];
   const mass: number[] = [];
@@ -1299,23 +1363,39 @@ function excursionsOf(x: number[]): {
     if (mine.length < EXC_SEEN) continue;
     days.push(...mine);
     for (const [p, q, s] of mine) mass.push((q - p) * (Math.exp(s) - 1));
-    // under way: the last days off the level before them by half the mean size seen, the same way
+    // the last days: off the level before them by half the mean size seen, the same way
     const half = mine.reduce((a, e) => a + e[2], 0) / mine.length / 2;
     let k = n;
-    while (k > 0 && !taken[k - 1] && usable(k - 1)) k--;
+    while (k > 0 && freeDay[k - 1]) k--;
     const ref: number[] = [];
-    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--) if (!taken[i] && usable(i)) ref.push(y[i]!);
+    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--) if (freeDay[i]) ref.push(y[i]!);
     if (ref.length < EXC_SIDE) continue;
     const level = ref.reduce((a, b) => a + b, 0) / ref.length;
-    let from = n;
-    while (from > 0 && usable(from - 1) && (y[from - 1]! - level - half) * dir >= 0) from--;
-    const age = n - from;
-    const longer = mine.map(([p, q]) => q - p).filter((l) => l > age);
-    if (age === 0 || longer.length === 0) continue;
+    const off = (i: number) => usable(i) && (y[i]! - level - half) * dir >= 0;
+    // (one that ended fewer than EXC_SIDE days ago, too late to be judged on both sides, is one seen: its
+    // days are the level's, its excess a kind's — read as a step out and back, or a step that stays,
+    // the level after it was off by its size)
+    let end = n;
+    while (end > k && n - end < EXC_SIDE && !off(end - 1)) end--;
+    let from = end;
+    while (from > k && off(from - 1)) from--;
+    const age = end - from;
+    if (age === 0 || (end < n && age < 2)) continue;
     let s = 0;
-    for (let i = from; i < n; i++) s += y[i]! - level;
+    for (let i = from; i < end; i++) s += y[i]! - level;
     s /= age;
-    days.push([from, n, s]);
+    days.push([from, end, s]);
+    if (end < n) {
+      mass.push(age * (Math.exp(s) - 1));
+      continue;
+    }
+    // (one reaching the last day, younger than the longest seen, is under way: expected to last the mean of
+    // the longer lengths seen beyond its age)
+    const longer = mine.map(([p, q]) => q - p).filter((l) => l > age);
+    if (longer.length === 0) {
+      days.pop();
+      continue;
+    }
     ongoing = { excess: Math.exp(s) - 1, days: longer.reduce((a, l) => a + l - age, 0) / longer.length };
   }
   return { days, mass, ongoing };
@@ -1325,6 +1405,10 @@ const EXC_LONGEST = 14;
 /** At most this many are read (the clearest): the search is O(n × EXC_LONGEST) each. */
 const EXC_MOST = 8;
 const EXC_SIDE = 7;
+/** The standard error of a run of m days' mean against EXC_SIDE days', in the noise's sigmas, by m. */
+const EXC_SE = Array.from({ length: EXC_LONGEST + 1 }, (_, m) =>
+  Math.sqrt(1 / Math.max(1, m) + 1 / EXC_SIDE),
+);
 /** An excursion's step back is within this factor of its step out (log sizes); so many seen make a kind. */
 const EXC_BACK = 1.5;
 /** …and is at least this far off the level (log): 50 %, the spikes' (a day-to-day swing is not one). */

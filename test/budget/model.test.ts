@@ -128,6 +128,19 @@ describe("forecastModel per series (issue 20)", () => {
     expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.25);
   });
 
+  it("reads a burst that ended in the last days as one seen, not as a step (session 11)", () => {
+    // 4 days at ×4 every 12 days, read 1 to 3 days after one ended (too late to be judged on both sides):
+    // the first pass read it as a step up that stays (+133 %, +105 %) or, with its rate under-counted, −22 %
+    const burst = (i: number) => i % 12 >= 5 && i % 12 < 9;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    for (const n of [82, 83, 84, 94, 95, 96]) {
+      const history = Array.from({ length: n }, (_, i) => day(i));
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 23);
+      const truth = Array.from({ length: 24 }, (_, i) => day(n + i)).reduce((a, b) => a + b, 0);
+      expect(Math.abs(f.remaining!.p50 / truth - 1), `history of ${n} days`).toBeLessThan(0.15);
+    }
+  });
+
   it("finds a 12 % step and follows it within a week", () => {
     // 84 days at 100, then 112 for the last 6 days
     const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
