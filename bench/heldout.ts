@@ -19,8 +19,8 @@ import {
   summarizeRunway,
 } from "./evaluate";
 import { foreignSplit } from "./foreign";
-import { foreign2Split } from "./foreign2";
 import { asCorpus } from "./foreign-tune";
+import { foreign2Split } from "./foreign2";
 
 /** The held-out series the test replays: the first 135 (15 per family). */
 export const HELDOUT_CHECK_COUNT = 135;
