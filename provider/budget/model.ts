@@ -620,11 +620,16 @@ function recurringOnCatchUps(
 ): Map<number, number> {
   const n = c.length;
   const held = new Map<number, number>();
-  if (n < 28) return held;
+  // (a history with no near-0 day has no catch-up)
+  let anyNear0 = false;
+  for (let i = 0; i < n && !anyNear0; i++) anyNear0 = near0(i);
+  if (n < 28 || !anyNear0) return held;
   const byDom = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     const dom = new Date((firstDay + i) * DAY_MS).getUTCDate();
-    byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
+    const days = byDom.get(dom);
+    if (days) days.push(i);
+    else byDom.set(dom, [i]);
   }
   for (const days of byDom.values()) {
     if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
