@@ -608,8 +608,8 @@ function read(amounts: number[], firstDay: number): Reading {
  * the same amount (within 0.6×), and at least one of them is a catch-up (none itself near 0). Returns each
  * such catch-up's index → the charge (the occurrences' median excess), which the delay reading leaves on it
  * instead of spreading it over the delayed days. Foreign-tune ci-dev-team/7302: floating IPs on the 1st,
- * caught up with 30 April, spread with the day, and found from late June instead of August
- * (docs/FORECAST.md session 11).
+ * caught up with 30 April and spread with the day (the charge read on 47 as-of days of April–August, 36
+ * before; docs/FORECAST.md session 11).
  */
 function recurringOnCatchUps(
   c: number[],
