@@ -398,6 +398,7 @@ function read(amounts: number[], firstDay: number): Reading {
       c[j + 1]! >= 1.5 * Math.min(ownAfter, expected[j + 1]!)
     );
   };
+  const held = recurringOnCatchUps(c, expected, noise, firstDay, near0);
   const lostDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
   const movedTo = new Map<number, number>();
@@ -419,8 +420,16 @@ function read(amounts: number[], firstDay: number): Reading {
       sum += c[k]!;
     }
     const own = expected[j + 1]!;
-    if ((c[j + 1]! >= own + 0.5 * (want - own) && Math.abs(sum / want - 1) < tol) || delayAcross(i, j, sum)) {
-      for (let k = i; k <= j + 1; k++) c[k] = (sum * expected[k]!) / want;
+    const spreads = (s: number, catchUp: number) =>
+      (catchUp >= own + 0.5 * (want - own) && Math.abs(s / want - 1) < tol) || delayAcross(i, j, s);
+    if (spreads(sum, c[j + 1]!)) {
+      // (a charge recurring on the catch-up's day of the month stays on it, for the charges below: only the
+      // rest is spread over the delayed days — `recurringOnCatchUps`; a catch-up past the tolerance is left
+      // to `movedTo`)
+      const h = Math.min(held.get(j + 1) ?? 0, Math.max(0, sum - want));
+      const rest = h > 0 && spreads(sum - h, c[j + 1]! - h) ? sum - h : sum;
+      for (let k = i; k <= j + 1; k++) c[k] = (rest * expected[k]!) / want;
+      c[j + 1] = c[j + 1]! + sum - rest;
       reasons.push({ kind: "delay", day: firstDay + i });
       caught++;
     } else {
@@ -590,6 +599,57 @@ function read(amounts: number[], firstDay: number): Reading {
     reasons,
     steps: cps,
   };
+}
+
+/**
+ * recurringOnCatchUps finds the charges a delay may carry: a day of the month (at least 2 occurrences, the
+ * last within a month) whose every occurrence — with the near-0 days (up to 6) just before it, a delay caught
+ * up on it — stands above what those days expect by more than 5 noise sigmas and 30 % of the day, by about
+ * the same amount (within 0.6×), and at least one of them is a catch-up (none itself near 0). Returns each
+ * such catch-up's index → the charge (the occurrences' median excess), which the delay reading leaves on it
+ * instead of spreading it over the delayed days. Foreign-tune ci-dev-team/7302: floating IPs on the 1st,
+ * caught up with 30 April and spread with the day (the charge read on 47 as-of days of April–August, 36
+ * before; docs/FORECAST.md session 11).
+ */
+function recurringOnCatchUps(
+  c: number[],
+  expected: number[],
+  noise: number,
+  firstDay: number,
+  near0: (i: number) => boolean,
+): Map<number, number> {
+  const n = c.length;
+  const held = new Map<number, number>();
+  // (a history with no near-0 day has no catch-up)
+  let anyNear0 = false;
+  for (let i = 0; i < n && !anyNear0; i++) anyNear0 = near0(i);
+  if (n < 28 || !anyNear0) return held;
+  const byDom = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const dom = new Date((firstDay + i) * DAY_MS).getUTCDate();
+    const days = byDom.get(dom);
+    if (days) days.push(i);
+    else byDom.set(dom, [i]);
+  }
+  for (const days of byDom.values()) {
+    if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
+    const run = days.map((i) => {
+      let k = i;
+      while (k > 0 && i - k < 6 && near0(k - 1)) k--;
+      return k;
+    });
+    if (run.every((k, t) => k === days[t]) || days.some((i) => near0(i))) continue;
+    const excess = days.map((i, t) => {
+      let x = 0;
+      for (let k = run[t]!; k <= i; k++) x += c[k]! - expected[k]!;
+      return x;
+    });
+    const clear = days.every((i, t) => excess[t]! > Math.max(5 * noise, 0.3) * Math.max(expected[i]!, 1e-9));
+    if (!clear || Math.min(...excess) < 0.6 * Math.max(...excess)) continue;
+    const amount = median(excess);
+    for (const [t, i] of days.entries()) if (run[t] !== i) held.set(i, amount);
+  }
+  return held;
 }
 
 /**
