@@ -184,6 +184,19 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20 / history[99]!).toBeGreaterThan(1);
   });
 
+  it("reads a ramp of a few days cut into one-way steps as one change, not a staircase to go on (session 11)", () => {
+    // a flat fleet of 6 that doubles, 2 servers added on days 40, 44 and 48, then 36 quiet days (foreign2's
+    // startup-doubling/8106): three steps up 4 days apart, which the previous model took for a staircase still
+    // running and followed (p50 1.041× the level, step-trend ×1.26); one change, the level kept (0.999×)
+    const fleet = (i: number) => 6 + 2 * [40, 44, 48].filter((d) => d <= i).length;
+    const history = Array.from({ length: 84 }, (_, i) => 10 * fleet(i) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.reasons.filter((r) => r.kind === "step").length).toBe(3);
+    expect(f.reasons.some((r) => r.kind === "step-trend")).toBe(false);
+    expect(f.remaining!.p50 / 20 / 120).toBeLessThan(1.02);
+    expect(f.remaining!.p50 / 20 / 120).toBeGreaterThan(0.98);
+  });
+
   it("does not cut a noisy steady growth into a staircase", () => {
     const history = Array.from({ length: 84 }, (_, i) => 100 * 1.01 ** i * jitter(i));
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
