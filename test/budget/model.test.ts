@@ -184,6 +184,32 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20 / history[99]!).toBeGreaterThan(1);
   });
 
+  it("spreads a delay's catch-up in a short history before the run-rate's clip, not the zero kept (session 11)", () => {
+    // 9 days of 100 (± jitter), the 3rd billed with the 4th: the clip (median + 5 MAD) cut the catch-up to
+    // 108 and kept the zero, so the previous model read 90.3 a day; the two days read as one delay: 99.7
+    const history = Array.from({ length: 9 }, (_, i) => (i === 2 ? 0 : i === 3 ? 200 : 100) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.method).toBe("run-rate");
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(98);
+    expect(f.remaining!.p50 / 20).toBeLessThan(102);
+    // a large one-off after a zero is no delay: still clipped
+    const oneOff = history.map((x, i) => (i === 3 ? 1500 : x));
+    expect(forecastModel(oneOff, MONDAY).forecast(0, MONDAY + 19).remaining!.p50 / 20).toBeLessThan(100);
+  });
+
+  it("reads a ramp of a few days cut into one-way steps as one change, not a staircase to go on (session 11)", () => {
+    // a flat fleet of 6 that doubles, 2 servers added on days 40, 44 and 48, then 36 quiet days (foreign2's
+    // startup-doubling/8106): three steps up 4 days apart, which the previous model took for a staircase still
+    // running and followed (p50 1.041× the level, step-trend ×1.26); one change, the level kept (0.999×)
+    const fleet = (i: number) => 6 + 2 * [40, 44, 48].filter((d) => d <= i).length;
+    const history = Array.from({ length: 84 }, (_, i) => 10 * fleet(i) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.reasons.filter((r) => r.kind === "step").length).toBe(3);
+    expect(f.reasons.some((r) => r.kind === "step-trend")).toBe(false);
+    expect(f.remaining!.p50 / 20 / 120).toBeLessThan(1.02);
+    expect(f.remaining!.p50 / 20 / 120).toBeGreaterThan(0.98);
+  });
+
   it("does not cut a noisy steady growth into a staircase", () => {
     const history = Array.from({ length: 84 }, (_, i) => 100 * 1.01 ** i * jitter(i));
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
