@@ -30,7 +30,7 @@ import {
   summarizeMonth,
   summarizeRunway,
 } from "./evaluate";
-import { heldoutFigures } from "./heldout";
+import { type ForeignFigures, foreignHeldoutFigures, heldoutFigures } from "./heldout";
 
 const ROOT = resolve(__dirname, "..", "..");
 const AS_OF = AS_OF_DAYS;
@@ -161,7 +161,7 @@ function main(): void {
   const count = Number(args[args.indexOf("--series") + 1] || DEFAULT_COUNT) || DEFAULT_COUNT;
   if (args.includes("--write-baseline")) {
     const file = join(ROOT, "bench", "forecast-baseline.json");
-    const figures = heldoutFigures();
+    const figures = { ...heldoutFigures(), foreign: foreignHeldoutFigures() };
     writeFileSync(
       file,
       `${JSON.stringify({ recorded: new Date().toISOString().slice(0, 10), ...figures }, null, 2)}\n`,
@@ -173,6 +173,13 @@ function main(): void {
   const byFamily = args.includes("--by-family") || args.includes("--by-kind");
   if (!args.includes("--heldout-only")) report("tune", count, byFamily);
   const { json: heldout, month } = report("heldout", count, byFamily);
+  const foreign = foreignHeldoutFigures();
+  out("\nforeign held-out sets (never tuned on), every day from the 2nd to the month's end");
+  out("set          series  missing  ×run-rate  ×trailing   bias %   ≤p80 %   ≤p90 %");
+  for (const [name, f] of Object.entries(foreign) as [string, ForeignFigures][])
+    out(
+      `${name.padEnd(12)} ${String(f.series).padStart(6)} ${String(f.seriesMissing).padStart(8)} ${f.ratioRunRate.toFixed(2).padStart(10)} ${f.ratioTrailingMean.toFixed(2).padStart(10)} ${f.biasPct.toFixed(2).padStart(8)} ${f.coverageP80Pct.toFixed(1).padStart(8)} ${f.coverageP90Pct.toFixed(1).padStart(8)}`,
+    );
   // the chart: median |error| by day, per method, for all held-out series and the two families the
   // simple baselines find hardest to beat
   const panel = (family?: string): Row[] =>
@@ -197,7 +204,13 @@ function main(): void {
   const file = join(ROOT, "docs", "forecast-backtest.json");
   writeFileSync(
     file,
-    jsonText({ date: new Date().toISOString().slice(0, 10), asOfDays: AS_OF, families: FAMILIES, heldout }),
+    jsonText({
+      date: new Date().toISOString().slice(0, 10),
+      asOfDays: AS_OF,
+      families: FAMILIES,
+      heldout,
+      foreign,
+    }),
   );
   out(`written: ${file}`);
 }

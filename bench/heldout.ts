@@ -3,10 +3,24 @@
  * bench/forecast-baseline.json, from a fixed subset of the held-out corpus (its first
  * {@link HELDOUT_CHECK_COUNT} series, every family equally), so that `npm test` stays fast and every run
  * reads the same series. `npm run backtest -- --write-baseline` rewrites the baseline from the model as it
- * is; do that only after a change that improves the figures (the test then holds the model to them).
+ * is; do that only after a change that improves the figures (the test then holds the model to them). The
+ * baseline also holds both foreign sets' held-out splits on every day ({@link foreignHeldoutFigures}): how many
+ * of their series miss the checker's bounds, pooled ratios and coverage.
  */
 import { corpus, FAMILIES } from "./corpus";
-import { perSeriesRatios, replay, seriesMissPct, summarizeMonth, summarizeRunway } from "./evaluate";
+import {
+  EVERY_DAY,
+  type MonthSample,
+  perSeriesRatios,
+  replay,
+  replaySeries,
+  seriesMissPct,
+  summarizeMonth,
+  summarizeRunway,
+} from "./evaluate";
+import { foreignSplit } from "./foreign";
+import { asCorpus } from "./foreign-tune";
+import { foreign2Split } from "./foreign2";
 
 /** The held-out series the test replays: the first 135 (15 per family). */
 export const HELDOUT_CHECK_COUNT = 135;
@@ -35,6 +49,21 @@ export interface HeldoutFigures {
   /** The runway: the model's p50 median |error| ÷ run-rate's and the trailing mean's. */
   runwayRatioRunRate: number;
   runwayRatioTrailingMean: number;
+  /** The foreign sets' held-out splits ({@link foreignHeldoutFigures}); absent from older baselines. */
+  foreign?: Record<string, ForeignFigures>;
+}
+
+/** One foreign set's held-out split replayed on every day of its months, as the external check reads it. */
+export interface ForeignFigures {
+  series: number;
+  samples: number;
+  /** How many series miss a per-series bound (0.8× run-rate, 0.85× the trailing mean). */
+  seriesMissing: number;
+  ratioRunRate: number;
+  ratioTrailingMean: number;
+  biasPct: number;
+  coverageP80Pct: number;
+  coverageP90Pct: number;
 }
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -68,4 +97,29 @@ export function heldoutFigures(count: number = HELDOUT_CHECK_COUNT): HeldoutFigu
     runwayRatioRunRate: r4(rw.ratio["run-rate"]),
     runwayRatioTrailingMean: r4(rw.ratio["trailing-mean"]),
   };
+}
+
+/**
+ * foreignHeldoutFigures replays the held-out splits of both foreign sets (bench/foreign.ts, bench/foreign2.ts:
+ * bills from generators the model was not written for; the held-out seeds were never tuned on) on every day
+ * from the 2nd to the month's end, and returns each set's figures (rounded to 4 decimals).
+ */
+export function foreignHeldoutFigures(): Record<string, ForeignFigures> {
+  const sets = { foreign: foreignSplit("heldout"), foreign2: foreign2Split("heldout") };
+  const out: Record<string, ForeignFigures> = {};
+  for (const [name, series] of Object.entries(sets)) {
+    const month: MonthSample[] = series.flatMap((s) => replaySeries(asCorpus(s), EVERY_DAY).month);
+    const all = summarizeMonth(month);
+    out[name] = {
+      series: series.length,
+      samples: all.n,
+      seriesMissing: Math.round((seriesMissPct(month) / 100) * series.length),
+      ratioRunRate: r4(all.ratio["run-rate"]),
+      ratioTrailingMean: r4(all.ratio["trailing-mean"]),
+      biasPct: r4(all.biasPct),
+      coverageP80Pct: r4(all.coverageP80Pct),
+      coverageP90Pct: r4(all.coverageP90Pct),
+    };
+  }
+  return out;
 }

@@ -5,7 +5,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type HeldoutFigures, heldoutFigures } from "../../bench/heldout";
+import {
+  type ForeignFigures,
+  foreignHeldoutFigures,
+  type HeldoutFigures,
+  heldoutFigures,
+} from "../../bench/heldout";
 
 const baseline = JSON.parse(
   readFileSync(join(__dirname, "..", "..", "bench", "forecast-baseline.json"), "utf8"),
@@ -60,4 +65,31 @@ describe("the forecast on the held-out corpus", () => {
     expect(now.runwayRatioRunRate).toBeLessThanOrEqual(baseline.runwayRatioRunRate + POOLED_SLACK);
     expect(now.runwayRatioTrailingMean).toBeLessThanOrEqual(baseline.runwayRatioTrailingMean + POOLED_SLACK);
   });
+});
+
+describe("the forecast on the foreign held-out sets (bills from generators the model was not written for)", () => {
+  let now: Record<string, ForeignFigures>;
+  beforeAll(() => {
+    now = foreignHeldoutFigures();
+  }, 120_000);
+
+  it.each(["foreign", "foreign2"])(
+    "%s: no more series miss the checker's bounds, pooled not worse",
+    (name) => {
+      const b = baseline.foreign?.[name];
+      expect(
+        b,
+        `bench/forecast-baseline.json has no ${name} figures: npm run backtest -- --write-baseline`,
+      ).toBeDefined();
+      const f = now[name]!;
+      expect(f.samples).toBe(b!.samples);
+      // one series more may flip on a change that helps the others (20 series: one is 5 points)
+      expect(f.seriesMissing).toBeLessThanOrEqual(b!.seriesMissing + 1);
+      expect(f.ratioRunRate).toBeLessThanOrEqual(Math.min(0.7, b!.ratioRunRate + POOLED_SLACK));
+      expect(f.ratioTrailingMean).toBeLessThanOrEqual(b!.ratioTrailingMean + POOLED_SLACK);
+      expect(f.coverageP80Pct).toBeGreaterThanOrEqual(72);
+      expect(f.coverageP80Pct).toBeLessThanOrEqual(92);
+      expect(f.coverageP90Pct).toBeGreaterThanOrEqual(Math.max(82, f.coverageP80Pct));
+    },
+  );
 });

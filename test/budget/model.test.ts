@@ -208,6 +208,32 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20 / history[99]!).toBeGreaterThan(1);
   });
 
+  it("spreads a delay's catch-up in a short history before the run-rate's clip, not the zero kept (session 11)", () => {
+    // 9 days of 100 (± jitter), the 3rd billed with the 4th: the clip (median + 5 MAD) cut the catch-up to
+    // 108 and kept the zero, so the previous model read 90.3 a day; the two days read as one delay: 99.7
+    const history = Array.from({ length: 9 }, (_, i) => (i === 2 ? 0 : i === 3 ? 200 : 100) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.method).toBe("run-rate");
+    expect(f.remaining!.p50 / 20).toBeGreaterThan(98);
+    expect(f.remaining!.p50 / 20).toBeLessThan(102);
+    // a large one-off after a zero is no delay: still clipped
+    const oneOff = history.map((x, i) => (i === 3 ? 1500 : x));
+    expect(forecastModel(oneOff, MONDAY).forecast(0, MONDAY + 19).remaining!.p50 / 20).toBeLessThan(100);
+  });
+
+  it("reads a ramp of a few days cut into one-way steps as one change, not a staircase to go on (session 11)", () => {
+    // a flat fleet of 6 that doubles, 2 servers added on days 40, 44 and 48, then 36 quiet days (foreign2's
+    // startup-doubling/8106): three steps up 4 days apart, which the previous model took for a staircase still
+    // running and followed (p50 1.041× the level, step-trend ×1.26); one change, the level kept (0.999×)
+    const fleet = (i: number) => 6 + 2 * [40, 44, 48].filter((d) => d <= i).length;
+    const history = Array.from({ length: 84 }, (_, i) => 10 * fleet(i) * jitter(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+    expect(f.reasons.filter((r) => r.kind === "step").length).toBe(3);
+    expect(f.reasons.some((r) => r.kind === "step-trend")).toBe(false);
+    expect(f.remaining!.p50 / 20 / 120).toBeLessThan(1.02);
+    expect(f.remaining!.p50 / 20 / 120).toBeGreaterThan(0.98);
+  });
+
   it("does not cut a noisy steady growth into a staircase", () => {
     const history = Array.from({ length: 84 }, (_, i) => 100 * 1.01 ** i * jitter(i));
     const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
@@ -276,6 +302,51 @@ describe("forecastModel per series (issue 20)", () => {
     // the level is the days' 100, neither lowered by a lost day nor raised by a spike
     expect(f.path[april1 - 3]!.p50).toBeGreaterThan(95);
     expect(f.path[april1 - 3]!.p50).toBeLessThan(105);
+  });
+
+  it("leaves a monthly charge on the 1st to the charge when a delay is caught up on the 1st in most months", () => {
+    // a noisy 100 a day (±33 %: the delay tolerance is wide) and 180 more on the 1st; the last two days of
+    // April and of May billed on the 1st with the charge (about 480: within the tolerance of the three days,
+    // so the previous model spread the charge over them and found none — foreign-tune ci-dev-team/7302)
+    const today = dayNumber("2026-07-20");
+    const first = today - 84;
+    const noisy = (i: number) => 1 + (((i * 7919) % 101) - 50) / 150;
+    const history = Array.from({ length: 84 }, (_, i) => {
+      const dom = new Date((first + i) * 86_400_000).getUTCDate();
+      return 100 * noisy(i) + (dom === 1 ? 180 : 0);
+    });
+    for (const d of ["2026-05-01", "2026-06-01"]) {
+      const at = dayNumber(d) - first;
+      history[at] = history[at - 2]! + history[at - 1]! + history[at]!;
+      history[at - 2] = 0;
+      history[at - 1] = 0;
+    }
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-08-02"));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
+    const charge = f.reasons.find((r) => r.kind === "day-of-month");
+    expect(charge && charge.kind === "day-of-month" && charge.amount).toBeGreaterThan(160);
+    expect(charge && charge.kind === "day-of-month" && charge.amount).toBeLessThan(200);
+    const aug1 = dayNumber("2026-08-01") - today;
+    // the 1st carries the charge over its neighbours
+    expect(f.path[aug1]!.p50 - f.path[aug1 - 1]!.p50).toBeGreaterThan(120);
+  });
+
+  it("reads no charge on the 1st from delays alone caught up on the 1st", () => {
+    // the same noisy 100 a day, no charge; the last two days of April, May and June billed on the 1st
+    const today = dayNumber("2026-07-20");
+    const first = today - 84;
+    const noisy = (i: number) => 1 + (((i * 7919) % 101) - 50) / 150;
+    const history = Array.from({ length: 84 }, (_, i) => 100 * noisy(i));
+    for (const d of ["2026-05-01", "2026-06-01", "2026-07-01"]) {
+      const at = dayNumber(d) - first;
+      history[at] = history[at - 2]! + history[at - 1]! + history[at]!;
+      history[at - 2] = 0;
+      history[at - 1] = 0;
+    }
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-08-02"));
+    expect(f.reasons.filter((r) => r.kind === "day-of-month" || r.kind === "spike")).toEqual([]);
+    const aug1 = dayNumber("2026-08-01") - today;
+    expect(f.path[aug1]!.p50 - f.path[aug1 - 1]!.p50).toBeLessThan(40);
   });
 
   it("reads a quiet weekend (a quarter of a weekday) billed on Monday as a delay, not a low weekend", () => {
@@ -639,6 +710,44 @@ describe("forecastModel on hostile staircases (session 10: stairs, steps in a gr
             expect(Number.isFinite(r.ratio)).toBe(true);
             expect(r.ratio).toBeGreaterThan(0);
           }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("forecastModel on delays caught up on a charge's day (session 11)", () => {
+  it("gives finite, ordered quantiles on any monthly charge with delays caught up on its day, fast", () => {
+    const bills = fc.record({
+      scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
+      charge: fc.double({ min: 0, max: 50, noNaN: true }),
+      dom: fc.integer({ min: 1, max: 31 }),
+      held: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 8 }),
+      spread: fc.integer({ min: 0, max: 100 }),
+      length: fc.integer({ min: 14, max: 200 }),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(bills, ({ scale, charge, dom, held, spread, length, ahead }) => {
+        const first = MONDAY - length;
+        const noisy = (i: number) => 1 + ((((i * 7919) % 101) - 50) * spread) / 6000;
+        const h = Array.from({ length }, (_, i) => {
+          const d = new Date((first + i) * 86_400_000).getUTCDate();
+          return scale * (noisy(i) + (d === dom ? charge : 0));
+        });
+        // in each month, the `held` days before the charge's day billed with it
+        let m = 0;
+        for (let i = 0; i < length; i++)
+          if (new Date((first + i) * 86_400_000).getUTCDate() === dom) {
+            const k = Math.min(held[m++ % held.length]!, i);
+            for (let j = i - k; j < i; j++) {
+              h[i] = h[i]! + h[j]!;
+              h[j] = 0;
+            }
+          }
+        const f = soundForecast(h, ahead);
+        for (const r of f.reasons)
+          if (r.kind === "day-of-month") expect(Number.isFinite(r.amount) && r.amount > 0).toBe(true);
       }),
       { numRuns: 300 },
     );
