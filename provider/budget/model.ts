@@ -554,7 +554,7 @@ function read(amounts: number[], firstDay: number): Reading {
   });
   // excursions: a level that left and came back (a step out, one back of about its size) is the level on
   // both sides, its days' excess a burst (or a lull) of the kind that comes again
-  const exc = excursionsOf(des);
+  const exc = excursionsOf(des, firstDay);
   for (const [p, q, s] of exc.days)
     for (let i = p; i < q; i++) {
       clipped[i] = clipped[i]! * Math.exp(-s);
@@ -1338,10 +1338,13 @@ function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Qu
  * within EXC_BACK of each other's distance to it (the level went back) — the clearest first. Where at least
  * EXC_SEEN went one way (the history's own evidence that such a level does not stay: a step that stays, or
  * one excursion alone, is not one), those are read as excursions `[from, to, log size]`, each one's excess
- * in level-days, and the last days off the level the same way by half their mean size or more, fewer than the
- * longest seen, as one under way: expected to last the mean of the longer lengths seen beyond its age.
+ * in level-days, and the last days off the level the same way by half their mean size or more, no longer than the
+ * longest seen, as one under way: expected to last the mean of the lengths seen as long beyond its age.
  */
-function excursionsOf(x: number[]): {
+function excursionsOf(
+  x: number[],
+  firstDay: number,
+): {
   days: [number, number, number][];
   mass: number[];
   ongoing?: { excess: number; days: number };
@@ -1470,6 +1473,20 @@ function excursionsOf(x: number[]): {
   for (const dir of [1, -1]) {
     const mine = found.filter((e) => Math.sign(e[2]) === dir);
     if (mine.length < EXC_SEEN) continue;
+    // (ones that start on one weekday, all but a quarter, every week or fortnight (the median gap) are the
+    // weekly shape's: its factors took half or more of them, and the weeks between would read as lulls)
+    const onWeekday = Array(7).fill(0) as number[];
+    for (const [p] of mine) onWeekday[weekdayOf(firstDay + p)]! += 1;
+    const starts = mine.map((e) => e[0]).sort((a, b) => a - b);
+    const gaps = starts
+      .slice(1)
+      .map((p, i) => p - starts[i]!)
+      .sort((a, b) => a - b);
+    if (
+      Math.max(...onWeekday) >= mine.length - Math.floor(mine.length / 4) &&
+      gaps[(gaps.length - 1) >> 1]! <= EXC_WEEKLY
+    )
+      continue;
     days.push(...mine);
     for (const [p, q, s] of mine) mass.push((q - p) * (Math.exp(s) - 1));
     // the last days: off the level before them by half the mean size seen, the same way
@@ -1498,9 +1515,9 @@ function excursionsOf(x: number[]): {
       mass.push(age * (Math.exp(s) - 1));
       continue;
     }
-    // (one reaching the last day, younger than the longest seen, is under way: expected to last the mean of
-    // the longer lengths seen beyond its age)
-    const longer = mine.map(([p, q]) => q - p).filter((l) => l > age);
+    // (one reaching the last day, no older than the longest seen, is under way — every one seen ended: it
+    // is expected to last the mean of the lengths seen as long as it beyond its age; an older one stays)
+    const longer = mine.map(([p, q]) => q - p).filter((l) => l >= age);
     if (longer.length === 0) {
       days.pop();
       continue;
@@ -1523,6 +1540,8 @@ const EXC_BACK = 1.5;
 /** …and is at least this far off the level (log): 50 %, the spikes' (a day-to-day swing is not one). */
 const EXC_MIN = Math.log(1.5);
 const EXC_SEEN = 2;
+/** Excursions on one weekday this many days apart or closer (a fortnight) are the weekday factors'. */
+const EXC_WEEKLY = 14;
 
 /**
  * excursionsToCome adds to p50 of each day the expected excess of the excursions to come: their mean excess
