@@ -58,9 +58,8 @@ function main(argv: string[]): void {
   const split = heldout ? "heldout" : "tune";
   const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
   if (setName === undefined || !Object.hasOwn(SETS, setName)) {
-    process.stderr.write(
-      `--set: unknown set ${JSON.stringify(setName)}; use foreign, foreign2 or foreign3\n`,
-    );
+    const what = setName === undefined ? "no set named" : `unknown set ${JSON.stringify(setName)}`;
+    process.stderr.write(`--set: ${what}; use foreign, foreign2 or foreign3\n`);
     process.exitCode = 2;
     return;
   }

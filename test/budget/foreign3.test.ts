@@ -109,6 +109,93 @@ describe("the third foreign set (bench/foreign3.ts)", () => {
       }
   });
 
+  /** One server at 1 an hour, nothing else: the bill of a UTC day is the hours it ran. */
+  const bare: Profile3 = {
+    name: "bare",
+    seed: 1,
+    zone: { name: "UTC+2", utc: 2 },
+    holidays: [],
+    flavours: { f: [1, 1] },
+    pools: [{ name: "p", flavour: "f", count: [1, 1], runs: "weekdays", gb: 0 }],
+    storage: 0,
+    traffic: { gb: [0, 0], perGb: 0, noise: [0, 0] },
+    steps: { count: [0, 0], size: [0.1, 0.1], kinds: ["rollout"], window: [13, 18], pools: ["p"] },
+    items: [],
+    delays: { outages: [0, 0], days: [1, 1], computeOnly: 0, monthEnds: [0, 0] },
+  };
+  const billOn = (s: { firstDay: number; daily: number[] }, date: string) =>
+    s.daily[Date.parse(`${date}T00:00:00Z`) / DAY_MS - s.firstDay]!;
+
+  it("idles a weekend in local time: Friday 22:00 – Sunday 22:00 UTC at UTC+2, summer time and half hours", () => {
+    const s = generateForeign3(bare);
+    for (const [date, hours] of [
+      ["2026-07-02", 24],
+      ["2026-07-03", 22],
+      ["2026-07-04", 0],
+      ["2026-07-05", 2],
+      ["2026-07-06", 24],
+    ] as const)
+      expect(billOn(s, date), date).toBe(hours);
+    const berlin = generateForeign3({
+      ...bare,
+      zone: { name: "Europe/Berlin", utc: 1, summer: ["2026-03-29T01", "2026-10-25T01"] },
+    });
+    expect(billOn(berlin, "2026-03-27"), "winter: from 23:00 UTC").toBe(23);
+    expect(billOn(berlin, "2026-07-03"), "summer: from 22:00 UTC").toBe(22);
+    expect(billOn(berlin, "2026-10-30"), "winter again").toBe(23);
+    const kolkata = generateForeign3({ ...bare, zone: { name: "Asia/Kolkata", utc: 5.5 } });
+    expect(billOn(kolkata, "2026-07-03")).toBe(18.5);
+    expect(billOn(kolkata, "2026-07-05")).toBe(5.5);
+    const fourDays = generateForeign3({ ...bare, pools: [{ ...bare.pools[0]!, runs: "mon-thu" }] });
+    expect(billOn(fourDays, "2026-07-02"), "Thursday until 22:00 UTC").toBe(22);
+    expect(billOn(fourDays, "2026-07-03"), "Friday idle").toBe(0);
+  });
+
+  it("spreads a rollout over a local afternoon, across two UTC days west of Greenwich", () => {
+    const s = generateForeign3({
+      ...bare,
+      zone: { name: "UTC−5", utc: -5 },
+      pools: [{ ...bare.pools[0]!, count: [10, 10], runs: "always" }],
+      steps: { ...bare.steps, count: [1, 1], size: [0.5, 0.5], window: [15, 21] },
+    });
+    const first = s.daily.findIndex((x) => x !== 240);
+    expect(s.daily[first]!, s.story.join("\n")).toBeGreaterThan(240);
+    expect(s.daily[first]!).toBeLessThan(360);
+    expect(s.daily[first + 1]!, "the last servers come after 00:00 UTC").toBeLessThan(360);
+    expect(s.daily[first + 2]!).toBe(360);
+    expect(s.daily.at(-1)).toBe(360);
+  });
+
+  it("changes a flavour's price at the provider's midnight: 22:00 UTC the day before in summer", () => {
+    const s = generateForeign3({
+      ...bare,
+      pools: [{ ...bare.pools[0]!, runs: "always" }],
+      reprices: {
+        count: [1, 1],
+        change: [0.1, 0.1],
+        zone: { name: "Europe/Berlin", utc: 1, summer: ["2026-03-29T01", "2026-10-25T01"] },
+        what: "list price",
+      },
+    });
+    const first = s.daily.findIndex((x) => x !== 24);
+    const date = iso(s.firstDay + first);
+    expect(date > "2026-03-29" && date < "2026-10-24", date).toBe(true);
+    expect(s.daily[first]).toBeCloseTo(22 + 2 * 1.1, 6);
+    expect(s.daily[first + 1]).toBeCloseTo(24 * 1.1, 6);
+  });
+
+  it("delays move money between days, never create or lose it", () => {
+    for (const p of FOREIGN3_PROFILES) {
+      const onTime = generateForeign3({ ...p, delays: { ...p.delays, outages: [0, 0], monthEnds: [0, 0] } });
+      const late = generateForeign3({ ...p, delays: { ...p.delays, outages: [4, 4], monthEnds: [3, 3] } });
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      expect(sum(late.daily), p.name).toBeCloseTo(sum(onTime.daily), 1);
+      expect(late.daily.filter((x) => x === 0).length, p.name).toBeGreaterThan(
+        onTime.daily.filter((x) => x === 0).length,
+      );
+    }
+  });
+
   it("stays well-formed for any seed, in bounded time", () => {
     fc.assert(
       fc.property(
