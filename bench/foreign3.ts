@@ -511,6 +511,9 @@ const clock = (hours: number) => {
   return `${String(Math.floor(h)).padStart(2, "0")}:${String(Math.round((h % 1) * 60)).padStart(2, "0")}`;
 };
 const cents = (x: number) => Math.round(x * 100) / 100;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : "th"}`;
+const servers = (k: number) => `${k} server${k === 1 ? "" : "s"}`;
 
 /** The team's local calendar of each slot of a series: weekday, hour and whether it is a holiday. */
 interface Local {
@@ -679,9 +682,15 @@ export function generateForeign3(p: Profile3): ForeignSeries {
     let at = 0;
     while (at < eligible.length - 1 && pick >= weights[at]!) pick -= weights[at++]!;
     const pool = eligible[at]!;
+    // a step's size is a share of the fleet's hourly cost (shelved or not), in servers of the pool's flavour
     const size = poolSize(pool);
     const share = sd.pick(p.steps.size);
-    const k = Math.max(1, Math.round(share * size));
+    const unit = price.get(pool.flavour)![Math.min(slots - 1, day * SLOTS)]!;
+    const fleet = p.pools.reduce(
+      (sum, x) => sum + flavours.reduce((a, f) => a + (live.get(key(x.name, f)) ?? 0) * price.get(f)![0]!, 0),
+      0,
+    );
+    const k = Math.max(1, Math.round((share * fleet) / unit));
     let kind = p.steps.kinds[sd.int([0, p.steps.kinds.length - 1])]!;
     const base = live.get(key(pool.name, pool.flavour)) ?? 0;
     if (kind === "resize" && (!pool.resizeTo || base < k)) kind = "rollout";
@@ -702,7 +711,7 @@ export function generateForeign3(p: Profile3): ForeignSeries {
       live.set(key(pool.name, pool.resizeTo!), (live.get(key(pool.name, pool.resizeTo!)) ?? 0) + k);
       tell(
         sat,
-        `resize: ${k} ${pool.name} servers ${pool.flavour} → ${pool.resizeTo} from 22:00 local Saturday`,
+        `resize: ${servers(k)} of ${pool.name} ${pool.flavour} → ${pool.resizeTo} from 22:00 local Saturday`,
       );
       continue;
     }
@@ -722,7 +731,7 @@ export function generateForeign3(p: Profile3): ForeignSeries {
       `${clock(s / 2 - Math.floor(s / SLOTS) * 24)} UTC ${isoOf(firstDay + Math.floor(s / SLOTS)).slice(5)}`;
     tell(
       day,
-      `${kind}: ${k} ${pool.name} servers (${pool.flavour}) ${kind === "rollout" ? "created" : "deleted"} ${clock(wFrom)}–${clock(wTo)} local (${utc(first)} – ${utc(last)}), ${pct((sign * k) / size)} of the pool`,
+      `${kind}: ${servers(k)} of ${pool.name} (${pool.flavour}) ${kind === "rollout" ? "created" : "deleted"} ${clock(wFrom)}–${clock(wTo)} local (${utc(first)} – ${utc(last)}), ${pct((sign * k) / size)} of the pool, ${pct((sign * k * unit) / fleet)} of the fleet's hourly cost`,
     );
   }
 
@@ -802,10 +811,10 @@ export function generateForeign3(p: Profile3): ForeignSeries {
         when = `billed monthly on day ${item.on}`;
       } else if (item.shorter === "roll") {
         day = first + monthLength(first);
-        when = `billed monthly on day ${item.on}, rolled to the 1st (${monthName(first)} has no ${item.on}th)`;
+        when = `billed monthly on day ${item.on}, rolled to the 1st (${monthName(first)} has no ${ordinal(item.on)})`;
       } else {
         day = first + monthLength(first) - 1;
-        when = `billed monthly on day ${item.on}, the month's last day (${monthName(first)} has no ${item.on}th)`;
+        when = `billed monthly on day ${item.on}, the month's last day (${monthName(first)} has no ${ordinal(item.on)})`;
       }
       if (day < firstDay || day > FOREIGN3_LAST) continue;
       if (item.varies?.kind === "seats") {

@@ -74,7 +74,7 @@ describe("the third foreign set (bench/foreign3.ts)", () => {
       for (const pool of p.pools)
         told(new RegExp(`pool ${pool.name}: \\d+ × ${pool.flavour} in ${p.zone.name}`), pool.name);
       if (p.pools.some((x) => x.runs !== "always")) told(/shelved|office hours|batch jobs/, "idle time");
-      if (p.steps.count[0] >= 1) told(/(rollout|decommission|resize): \d+ /, "a step");
+      if (p.steps.count[0] >= 1) told(/(rollout|decommission|resize): \d+ servers? of /, "a step");
       if (p.reprices) told(/price of flavour \S+ [+−]\d/, "a price change");
       for (const item of p.items) told(new RegExp(`${item.what.replace(/[()]/g, ".")} .*billed`), item.what);
       if (p.delays.outages[0] >= 1) told(/billing outage: .*caught up on/, "an outage");
