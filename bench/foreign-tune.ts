@@ -6,9 +6,10 @@
  *
  * `--days all` replays every day from the 2nd to the month's end ({@link EVERY_DAY}) instead of days 3–25.
  * `--set foreign2` replays the second foreign set (bench/foreign2.ts: other mechanisms of real bills) instead
- * of the first; `--heldout` then chooses its held-out split.
+ * of the first, `--set foreign3` the third (bench/foreign3.ts: the issue's four mechanisms, in a team's time
+ * zone); `--heldout` then chooses the set's held-out split.
  *
- *   node dist/bench/foreign-tune.js [--set foreign|foreign2] [--heldout] [--corpus 135] [--detail NAME] [--days all]
+ *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3] [--heldout] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
 import {
@@ -22,9 +23,10 @@ import {
 } from "./evaluate";
 import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
 import { foreign2Split } from "./foreign2";
+import { foreign3Split } from "./foreign3";
 
 /** The foreign sets `--set` chooses from, each with its tune and held-out splits. */
-const SETS = { foreign: foreignSplit, foreign2: foreign2Split } as const;
+const SETS = { foreign: foreignSplit, foreign2: foreign2Split, foreign3: foreign3Split } as const;
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
@@ -55,8 +57,9 @@ function main(argv: string[]): void {
   const days = argv[argv.indexOf("--days") + 1] === "all" && argv.includes("--days") ? EVERY_DAY : AS_OF_DAYS;
   const split = heldout ? "heldout" : "tune";
   const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
-  if (setName !== "foreign" && setName !== "foreign2") {
-    process.stderr.write(`--set: unknown set ${JSON.stringify(setName)}; use foreign or foreign2\n`);
+  if (setName === undefined || !Object.hasOwn(SETS, setName)) {
+    const what = setName === undefined ? "no set named" : `unknown set ${JSON.stringify(setName)}`;
+    process.stderr.write(`--set: ${what}; use foreign, foreign2 or foreign3\n`);
     process.exitCode = 2;
     return;
   }
@@ -69,7 +72,7 @@ function main(argv: string[]): void {
   const all: MonthSample[] = [];
   let misses = 0;
   let seriesCount = 0;
-  for (const s of SETS[setName](split)) {
+  for (const s of SETS[setName as keyof typeof SETS](split)) {
     const { month } = replaySeries(asCorpus(s), days);
     all.push(...month);
     const m = summarizeMonth(month);
