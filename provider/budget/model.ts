@@ -140,6 +140,13 @@ interface Reading {
   reasons: ForecastReason[];
   /** The indices of the days each level change starts on, oldest first. */
   steps: number[];
+  /**
+   * The excursions that reverted (`excursionsOf`), each one's excess over the level in level-days (a lull's
+   * negative), when at least EXC_SEEN went the same way.
+   */
+  excursions: number[];
+  /** An excursion under way on the last day: its excess a day (× the level) and its expected days left. */
+  ongoing?: { excess: number; days: number };
 }
 
 /**
@@ -545,6 +552,14 @@ function read(amounts: number[], firstDay: number): Reading {
     const f = f0[weekdayOf(firstDay + i)]!;
     return f < IDLE_WEEKDAY ? 0 : v / f;
   });
+  // excursions: a level that left and came back (a step out, one back of about its size) is the level on
+  // both sides, its days' excess a burst (or a lull) of the kind that comes again
+  const exc = excursionsOf(des, firstDay);
+  for (const [p, q, s] of exc.days)
+    for (let i = p; i < q; i++) {
+      clipped[i] = clipped[i]! * Math.exp(-s);
+      des[i] = des[i]! * Math.exp(-s);
+    }
   const { at: cps, size } = changePoints(des);
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
@@ -598,6 +613,8 @@ function read(amounts: number[], firstDay: number): Reading {
     maybeCharges,
     reasons,
     steps: cps,
+    excursions: exc.mass,
+    ongoing: exc.ongoing,
   };
 }
 
@@ -991,6 +1008,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     levelDays[0] = levelDays[0]! * share;
     chargeDays[0] = chargeDays[0]! * share;
     spikesToCome(rd.spikes, n, levelDays, maybeDays);
+    excursionsToCome(rd, n, levelDays, maybeDays);
     const m0 = maybeDays[0]!;
     maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
     const ratios: number[] = [];
@@ -1312,6 +1330,234 @@ function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Qu
   const likely = (1 - Math.exp(-rate * levelDays.length)) ** SPIKE_CHANCE_POWER;
   for (let i = 0; i < days.length; i++)
     days[i] = { ...days[i]!, p50: days[i]!.p50 + levelDays[i]! * size * rate * likely };
+}
+/**
+ * excursionsOf reads the excursions of a level-free series `x` (the days ÷ weekday factors): runs of 2 to
+ * EXC_LONGEST days whose mean log stands off the EXC_SIDE days on either side (nearest days not in an
+ * excursion already) by T_STEP standard errors of the series' noise and STEP_MIN both ways, the two sides
+ * within EXC_BACK of each other's distance to it (the level went back) — the clearest first. Where at least
+ * EXC_SEEN went one way (the history's own evidence that such a level does not stay: a step that stays, or
+ * one excursion alone, is not one), those are read as excursions `[from, to, log size]`, each one's excess
+ * in level-days, and the last days off the level the same way by half their mean size or more, no longer than the
+ * longest seen, as one under way: expected to last the mean of the lengths seen as long beyond its age.
+ */
+function excursionsOf(
+  x: number[],
+  firstDay: number,
+): {
+  days: [number, number, number][];
+  mass: number[];
+  ongoing?: { excess: number; days: number };
+} {
+  const n = x.length;
+  const y = new Float64Array(n);
+  // (a free day: one with an amount, in no excursion yet)
+  const freeDay = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    freeDay[i] = x[i]! > 0 ? 1 : 0;
+    y[i] = x[i]! > 0 ? Math.log(x[i]!) : Number.NaN;
+  }
+  const usable = (i: number) => x[i]! > 0;
+  const diffs = new Float64Array(Math.max(0, n - 1));
+  let c = 0;
+  for (let i = 1; i < n; i++) if (usable(i) && usable(i - 1)) diffs[c++] = Math.abs(y[i]! - y[i - 1]!);
+  if (c < 10) return { days: [], mass: [] };
+  const sorted = diffs.subarray(0, c).sort();
+  const mid = sorted[c >> 1]!;
+  const sigma = Math.max(0.01, (1.4826 * (c % 2 ? mid : (sorted[(c >> 1) - 1]! + mid) / 2)) / Math.SQRT2);
+  const found: [number, number, number][] = [];
+  // the free days (usable, in no excursion yet): their ranks and prefix sums, rebuilt once per excursion taken
+  const rank = new Int32Array(n + 1);
+  const sum = new Float64Array(n + 1);
+  let free = 0;
+  const free0 = () => {
+    free = 0;
+    for (let i = 0; i < n; i++) {
+      rank[i + 1] = rank[i]! + freeDay[i]!;
+      if (freeDay[i]) {
+        sum[free + 1] = sum[free]! + y[i]!;
+        free++;
+      }
+    }
+  };
+  // each start's clearest candidate (its t, end, log size), scored once and again only where an excursion
+  // taken changed its sides
+  const bestT = new Float64Array(n);
+  const bestQ = new Int32Array(n);
+  const bestS = new Float64Array(n);
+  // (the highest and lowest day of each start's EXC_LONGEST days, in blocks of that many: a run whose days
+  // all stay within `reach` of the days before it is none, its mean is between them)
+  const w = EXC_LONGEST;
+  // (as far as a run must reach: EXC_MIN, and T_STEP standard errors of the longest; less a rounding margin)
+  const reach = Math.max(EXC_MIN, T_STEP * sigma * EXC_SE[w]!) - 1e-9;
+  const top = new Float64Array(n);
+  const bottom = new Float64Array(n);
+  {
+    const gTop = new Float64Array(n);
+    const gBottom = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const vTop = freeDay[i] ? y[i]! : Number.NEGATIVE_INFINITY;
+      const vBottom = freeDay[i] ? y[i]! : Number.POSITIVE_INFINITY;
+      gTop[i] = i % w === 0 ? vTop : Math.max(gTop[i - 1]!, vTop);
+      gBottom[i] = i % w === 0 ? vBottom : Math.min(gBottom[i - 1]!, vBottom);
+    }
+    let hi = Number.NEGATIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    for (let i = n - 1; i >= 0; i--) {
+      if (i % w === w - 1 || i === n - 1) {
+        hi = Number.NEGATIVE_INFINITY;
+        lo = Number.POSITIVE_INFINITY;
+      }
+      if (freeDay[i]) {
+        hi = Math.max(hi, y[i]!);
+        lo = Math.min(lo, y[i]!);
+      }
+      const end = Math.min(n - 1, i + w - 1);
+      top[i] = Math.max(hi, gTop[end]!);
+      bottom[i] = Math.min(lo, gBottom[end]!);
+    }
+  }
+  const score = (p: number) => {
+    bestT[p] = 0;
+    const lo = rank[p]!;
+    if (lo < EXC_SIDE) return;
+    const left = (sum[lo]! - sum[lo - EXC_SIDE]!) / EXC_SIDE;
+    if (top[p]! < left + reach && bottom[p]! > left - reach) return;
+    let most = Number.NEGATIVE_INFINITY;
+    let least = Number.POSITIVE_INFINITY;
+    for (let q = p + 1; q < n && q - p <= EXC_LONGEST; q++) {
+      if (!freeDay[q - 1]) break;
+      most = Math.max(most, y[q - 1]!);
+      least = Math.min(least, y[q - 1]!);
+      if (q - p < 2 || (most < left + reach && least > left - reach)) continue;
+      const hi = rank[q]!;
+      const m = hi - lo;
+      if (hi + EXC_SIDE > free) continue;
+      const inner = (sum[hi]! - sum[lo]!) / m;
+      const right = (sum[hi + EXC_SIDE]! - sum[hi]!) / EXC_SIDE;
+      const out = Math.abs(inner - left);
+      const back = Math.abs(inner - right);
+      const d = Math.min(out, back);
+      // (out and back, the same way: the level went back)
+      if (d < EXC_MIN || (inner - left) * (inner - right) <= 0 || Math.max(out, back) > EXC_BACK * d)
+        continue;
+      const t = d / (sigma * EXC_SE[m]!);
+      if (t > T_STEP && t > bestT[p]!) {
+        bestT[p] = t;
+        bestQ[p] = q;
+        bestS[p] = inner - (left + right) / 2;
+      }
+    }
+  };
+  free0();
+  for (let p = 1; p < n; p++) score(p);
+  for (;;) {
+    let p = 0;
+    for (let i = 1; i < n; i++) if (bestT[i]! > bestT[p]!) p = i;
+    if (!(bestT[p]! > T_STEP)) break;
+    const q = bestQ[p]!;
+    found.push([p, q, bestS[p]!]);
+    if (found.length >= EXC_MOST) break;
+    // the starts whose candidates saw these days: within EXC_SIDE + 1 free days of them either way
+    let a = p;
+    for (let c = 0; a > 0 && c <= EXC_SIDE; a--) c += freeDay[a - 1]!;
+    let b = q;
+    for (let c = 0; b < n && c <= EXC_SIDE; b++) c += freeDay[b]!;
+    freeDay.fill(0, p, q);
+    free0();
+    for (let i = Math.max(1, a - EXC_LONGEST); i <= Math.min(n - 1, b); i++) score(i);
+  }
+  const days: [number, number, number][] = [];
+  const mass: number[] = [];
+  let ongoing: { excess: number; days: number } | undefined;
+  for (const dir of [1, -1]) {
+    const mine = found.filter((e) => Math.sign(e[2]) === dir);
+    if (mine.length < EXC_SEEN) continue;
+    // (ones that start on one weekday, all but a quarter, every week or fortnight (the median gap) are the
+    // weekly shape's: its factors took half or more of them, and the weeks between would read as lulls)
+    const onWeekday = Array(7).fill(0) as number[];
+    for (const [p] of mine) onWeekday[weekdayOf(firstDay + p)]! += 1;
+    const starts = mine.map((e) => e[0]).sort((a, b) => a - b);
+    const gaps = starts
+      .slice(1)
+      .map((p, i) => p - starts[i]!)
+      .sort((a, b) => a - b);
+    if (
+      Math.max(...onWeekday) >= mine.length - Math.floor(mine.length / 4) &&
+      gaps[(gaps.length - 1) >> 1]! <= EXC_WEEKLY
+    )
+      continue;
+    days.push(...mine);
+    for (const [p, q, s] of mine) mass.push((q - p) * (Math.exp(s) - 1));
+    // the last days: off the level before them by half the mean size seen, the same way
+    const half = mine.reduce((a, e) => a + e[2], 0) / mine.length / 2;
+    let k = n;
+    while (k > 0 && freeDay[k - 1]) k--;
+    const ref: number[] = [];
+    for (let i = k - 1; i >= 0 && ref.length < EXC_SIDE; i--) if (freeDay[i]) ref.push(y[i]!);
+    if (ref.length < EXC_SIDE) continue;
+    const level = ref.reduce((a, b) => a + b, 0) / ref.length;
+    const off = (i: number) => usable(i) && (y[i]! - level - half) * dir >= 0;
+    // (one that ended fewer than EXC_SIDE days ago, too late to be judged on both sides, is one seen: its
+    // days are the level's, its excess a kind's — read as a step out and back, or a step that stays,
+    // the level after it was off by its size)
+    let end = n;
+    while (end > k && n - end < EXC_SIDE && !off(end - 1)) end--;
+    let from = end;
+    while (from > k && off(from - 1)) from--;
+    const age = end - from;
+    if (age === 0 || (end < n && age < 2)) continue;
+    let s = 0;
+    for (let i = from; i < end; i++) s += y[i]! - level;
+    s /= age;
+    days.push([from, end, s]);
+    if (end < n) {
+      mass.push(age * (Math.exp(s) - 1));
+      continue;
+    }
+    // (one reaching the last day, no older than the longest seen, is under way — every one seen ended: it
+    // is expected to last the mean of the lengths seen as long as it beyond its age; an older one stays)
+    const longer = mine.map(([p, q]) => q - p).filter((l) => l >= age);
+    if (longer.length === 0) {
+      days.pop();
+      continue;
+    }
+    ongoing = { excess: Math.exp(s) - 1, days: longer.reduce((a, l) => a + l - age, 0) / longer.length };
+  }
+  return { days, mass, ongoing };
+}
+/** An excursion lasts 2 to EXC_LONGEST days, is judged against EXC_SIDE days each side, goes back within EXC_BACK. */
+const EXC_LONGEST = 14;
+/** At most this many are read (the clearest): the search is O(n × EXC_LONGEST) each. */
+const EXC_MOST = 8;
+const EXC_SIDE = 7;
+/** The standard error of a run of m days' mean against EXC_SIDE days', in the noise's sigmas, by m. */
+const EXC_SE = Array.from({ length: EXC_LONGEST + 1 }, (_, m) =>
+  Math.sqrt(1 / Math.max(1, m) + 1 / EXC_SIDE),
+);
+/** An excursion's step back is within this factor of its step out (log sizes); so many seen make a kind. */
+const EXC_BACK = 1.5;
+/** …and is at least this far off the level (log): 50 %, the spikes' (a day-to-day swing is not one). */
+const EXC_MIN = Math.log(1.5);
+const EXC_SEEN = 2;
+/** Excursions on one weekday this many days apart or closer (a fortnight) are the weekday factors'. */
+const EXC_WEEKLY = 14;
+
+/**
+ * excursionsToCome adds to p50 of each day the expected excess of the excursions to come: their mean excess
+ * (level-days) × their rate (one fewer than seen, as the spikes'), and to every quantile the rest of one
+ * under way, for its expected days left.
+ */
+function excursionsToCome(rd: Reading, n: number, levelDays: number[], days: Quantiles[]): void {
+  const k = rd.excursions.length;
+  const rate = k >= EXC_SEEN && n > 0 ? (rd.excursions.reduce((a, b) => a + b, 0) / k) * ((k - 1) / n) : 0;
+  const on = rd.ongoing;
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i]!;
+    const now = on ? levelDays[i]! * on.excess * Math.max(0, Math.min(1, on.days - i)) : 0;
+    const p50 = d.p50 + levelDays[i]! * rate + now;
+    days[i] = { p50, p80: d.p80 + now, p90: d.p90 + now };
+  }
 }
 /** Spikes left out of the count their rate is read from, and the power of the chance (tuned on the tune split). */
 const SPIKE_SHRINK = 1;

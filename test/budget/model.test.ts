@@ -117,6 +117,75 @@ describe("forecastModel per series (issue 20)", () => {
     expect(forecastDays(flat, MONDAY + 20, 0, MONDAY + 33).dailyRate).toBeCloseTo(mean14, 0);
   });
 
+  it("reads bursts that came back as excursions: one under way ends as the ones seen did (session 11)", () => {
+    // 4 days at ×4 every 12 days (GPU jobs), the history ending on a burst's 2nd day: the previous model
+    // read the burst as a step that stays (+129 % over 24 days)
+    const burst = (i: number) => i % 12 >= 5 && i % 12 < 9;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    const history = Array.from({ length: 91 }, (_, i) => day(i));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 23);
+    const truth = Array.from({ length: 24 }, (_, i) => day(91 + i)).reduce((a, b) => a + b, 0);
+    expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.25);
+  });
+
+  it("reads a burst that ended in the last days as one seen, not as a step (session 11)", () => {
+    // 4 days at ×4 every 12 days, read 1 to 3 days after one ended (too late to be judged on both sides):
+    // the first pass read it as a step up that stays (+133 %, +105 %) or, with its rate under-counted, −22 %
+    const burst = (i: number) => i % 12 >= 5 && i % 12 < 9;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    for (const n of [82, 83, 84, 94, 95, 96]) {
+      const history = Array.from({ length: n }, (_, i) => day(i));
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 23);
+      const truth = Array.from({ length: 24 }, (_, i) => day(n + i)).reduce((a, b) => a + b, 0);
+      expect(Math.abs(f.remaining!.p50 / truth - 1), `history of ${n} days`).toBeLessThan(0.15);
+    }
+  });
+
+  it("reads periodic bursts no worse than as spikes: sizes, lengths, periods, phases (session 11)", () => {
+    // bursts of ×2–×5 for 2–4 days every 10–28 days, 14 as-of days each: the mean |error| of p50 over the
+    // next 24 days is on average small (the first excursions pass: a burst read on its 4th day, as old as the
+    // longest seen, was a step that stays, +230 %; fortnightly ones on the same weekdays read as lulls between)
+    const errors: number[] = [];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 5 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 10, max: 28 }),
+        fc.integer({ min: 0, max: 27 }),
+        (size, length, period, phase) => {
+          const day = (t: number) =>
+            100 * ((((t - phase) % period) + period) % period < length ? size : 1) * jitter(t);
+          const t0 = performance.now();
+          let sum = 0;
+          for (let k = 0; k < 14; k++) {
+            const today = MONDAY + k;
+            const history = Array.from({ length: 91 }, (_, i) => day(today - 91 + i));
+            const f = forecastModel(history, today).forecast(0, today + 23);
+            let truth = 0;
+            for (let i = 0; i < 24; i++) truth += day(today + i);
+            sum += Math.abs(f.remaining!.p50 / truth - 1);
+          }
+          expect(performance.now() - t0).toBeLessThan(1_000);
+          errors.push(sum / 14);
+          expect(sum / 14, `×${size} for ${length} days every ${period}`).toBeLessThan(0.7);
+        },
+      ),
+      { numRuns: 40, seed: 11 },
+    );
+    // (on a grid of the same: the model without excursions 22.8 %, the first pass 19.1 %, this 12.7 %)
+    expect(errors.reduce((a, b) => a + b, 0) / errors.length).toBeLessThan(0.15);
+  });
+
+  it("reads a burst on a day as old as the longest seen as one under way, not a step (session 11)", () => {
+    // 4 days at ×4 every 12 days, the history ending on a burst's 4th day: the first pass read +230 %
+    const burst = (i: number) => ((i % 12) + 12) % 12 < 4;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    const history = Array.from({ length: 91 }, (_, i) => day(i - 87));
+    const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 23);
+    const truth = Array.from({ length: 24 }, (_, i) => day(4 + i)).reduce((a, b) => a + b, 0);
+    expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.25);
+  });
+
   it("finds a 12 % step and follows it within a week", () => {
     // 84 days at 100, then 112 for the last 6 days
     const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
