@@ -1179,7 +1179,8 @@ function lastSteps(reasons: ForecastReason[]): { kind: "step"; day: number; rati
 function offLevel(q: Quantiles, rawLevel: number[], dailyRate: number): void {
   if (!(dailyRate > 0)) return;
   const held = median(rawLevel.slice(-OFF_LEVEL_DAYS)) / dailyRate;
-  if (!(held > OFF_LEVEL)) return;
+  // (a rate of a few denormals under any level is a ratio past the largest number: nothing to scale)
+  if (!(held > OFF_LEVEL && Number.isFinite(held))) return;
   q.p80 = Math.max(q.p80, held);
   q.p90 = Math.max(q.p90, held);
 }
