@@ -1174,7 +1174,9 @@ function lastSteps(reasons: ForecastReason[]): { kind: "step"; day: number; rati
  * OFF_LEVEL below it: the as-of day inside a run of days off the level (a holiday, an outage, a tier scaled
  * down for a while), which the mean of the last days and the line follow, and which may come back in the
  * horizon. A trend does not reach it (25 % a month moves the median of 28 days ~12 % from the last day's level).
- * Foreign sets, every day: these forecasts were covered 23 % (foreign2-tune) and 64 % (foreign-tune) at p90.
+ * Tune splits, every day: where that level is ≥ 1.1× the rate, p90 covered 23 % (foreign2) and 64 % (foreign) of
+ * the forecasts without backtests, 64 % and 83 % with; foreign2-tune p90 85.5 → 86.8 %, foreign-tune 85.9 →
+ * 87.3 %, p50 unchanged (docs/FORECAST.md, session 11).
  */
 function offLevel(q: Quantiles, rawLevel: number[], dailyRate: number): void {
   if (!(dailyRate > 0)) return;
