@@ -4,7 +4,7 @@
  * {@link HELDOUT_CHECK_COUNT} series, every family equally), so that `npm test` stays fast and every run
  * reads the same series. `npm run backtest -- --write-baseline` rewrites the baseline from the model as it
  * is; do that only after a change that improves the figures (the test then holds the model to them). The
- * baseline also holds both foreign sets' held-out splits on every day ({@link foreignHeldoutFigures}): how many
+ * baseline also holds the three foreign sets' held-out splits on every day ({@link foreignHeldoutFigures}): how many
  * of their series miss the checker's bounds, pooled ratios and coverage.
  */
 import { corpus, FAMILIES } from "./corpus";
@@ -21,6 +21,7 @@ import {
 import { foreignSplit } from "./foreign";
 import { asCorpus } from "./foreign-tune";
 import { foreign2Split } from "./foreign2";
+import { foreign3Split } from "./foreign3";
 
 /** The held-out series the test replays: the first 135 (15 per family). */
 export const HELDOUT_CHECK_COUNT = 135;
@@ -100,12 +101,16 @@ export function heldoutFigures(count: number = HELDOUT_CHECK_COUNT): HeldoutFigu
 }
 
 /**
- * foreignHeldoutFigures replays the held-out splits of both foreign sets (bench/foreign.ts, bench/foreign2.ts:
+ * foreignHeldoutFigures replays the held-out splits of the foreign sets (bench/foreign.ts, foreign2.ts, foreign3.ts:
  * bills from generators the model was not written for; the held-out seeds were never tuned on) on every day
  * from the 2nd to the month's end, and returns each set's figures (rounded to 4 decimals).
  */
 export function foreignHeldoutFigures(): Record<string, ForeignFigures> {
-  const sets = { foreign: foreignSplit("heldout"), foreign2: foreign2Split("heldout") };
+  const sets = {
+    foreign: foreignSplit("heldout"),
+    foreign2: foreign2Split("heldout"),
+    foreign3: foreign3Split("heldout"),
+  };
   const out: Record<string, ForeignFigures> = {};
   for (const [name, series] of Object.entries(sets)) {
     const month: MonthSample[] = series.flatMap((s) => replaySeries(asCorpus(s), EVERY_DAY).month);
