@@ -405,6 +405,27 @@ function read(amounts: number[], firstDay: number): Reading {
       c[j + 1]! >= 1.5 * Math.min(ownAfter, expected[j + 1]!)
     );
   };
+  // (an idle weekday at or under its own usual amount inside a run of near-0 days — Friday to Monday, the
+  // weekend idle — is part of the delay: the catch-up after it carries the run, the idle days' share with it)
+  const idleDay = (i: number) => typical[weekdayOf(firstDay + i)]! < IDLE_WEEKDAY;
+  const quietIdle = (i: number) => idleDay(i) && c[i]! <= expected[i]! * (1 + tol);
+  /** Near-0 days i..j and their catch-up j + 1: what they expect, carry, and whether that is one delay. */
+  const runOf = (i: number, j: number) => {
+    let want = 0;
+    let sum = 0;
+    for (let k = i; k <= j + 1; k++) {
+      want += expected[k]!;
+      sum += c[k]!;
+    }
+    const own = expected[j + 1]!;
+    const spreads = (s: number, catchUp: number) =>
+      (catchUp >= own + 0.5 * (want - own) && Math.abs(s / want - 1) < tol) || delayAcross(i, j, s);
+    return { want, sum, spreads };
+  };
+  const spreadsOver = (i: number, j: number) => {
+    const r = runOf(i, j);
+    return r.spreads(r.sum, c[j + 1]!);
+  };
   const held = recurringOnCatchUps(c, expected, noise, firstDay, near0);
   const lostDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
@@ -416,19 +437,16 @@ function read(amounts: number[], firstDay: number): Reading {
     if (!near0(i)) continue;
     let j = i;
     while (j + 1 < n && j - i < 6 && near0(j + 1)) j++;
+    // (the run goes on over quiet idle days when the day after them carries it all: a Friday caught up on
+    // Sunday or Monday, the weekend idle; a run that reaches the last day has its catch-up to come)
+    let jIdle = j;
+    while (jIdle + 1 < n && jIdle - i < 6 && (near0(jIdle + 1) || quietIdle(jIdle + 1))) jIdle++;
+    if (jIdle > j && (jIdle + 1 >= n || spreadsOver(i, jIdle))) j = jIdle;
     if (j + 1 >= n) {
       pendingFrom = i;
       break;
     }
-    let want = 0;
-    let sum = 0;
-    for (let k = i; k <= j + 1; k++) {
-      want += expected[k]!;
-      sum += c[k]!;
-    }
-    const own = expected[j + 1]!;
-    const spreads = (s: number, catchUp: number) =>
-      (catchUp >= own + 0.5 * (want - own) && Math.abs(s / want - 1) < tol) || delayAcross(i, j, s);
+    const { want, sum, spreads } = runOf(i, j);
     if (spreads(sum, c[j + 1]!)) {
       // (a charge recurring on the catch-up's day of the month stays on it, for the charges below: only the
       // rest is spread over the delayed days — `recurringOnCatchUps`; a catch-up past the tolerance is left
@@ -441,7 +459,7 @@ function read(amounts: number[], firstDay: number): Reading {
       caught++;
     } else {
       lost++;
-      for (let k = i; k <= j; k++) lostDays.add(k);
+      for (let k = i; k <= j; k++) if (near0(k)) lostDays.add(k);
       // a catch-up carrying more than the days it covers may hold a charge of one of them, delayed with
       // them: read as a delay below if that charge recurs on its day of the month (`movedTo`)
       if (j + 1 - i <= MOVED_DAYS && sum / want - 1 >= tol && c[j + 1]! >= want)
@@ -505,6 +523,30 @@ function read(amounts: number[], firstDay: number): Reading {
     }
   }
   const maybeCharges = seenOnce(c, expected, noise, firstDay);
+  // an idle weekday's charges over its own usual amount (its recurring charges taken out above), up to a day
+  // of the working day's before it (within 3 days), are that day's, carried over: a Friday billed with the
+  // idle Saturday, the Friday holding a monthly charge of its own (not near 0, so no delay above). Read
+  // against the idle day's small weekday factor they would be a level many times the real one (foreign3
+  // sydney-mining/8405, 1 August: a level ×6 and a step ×2.3 read from it).
+  for (let i = 1; i < n; i++) {
+    const extra = c[i]! - expected[i]!;
+    if (
+      !idleDay(i) ||
+      !(extra > Math.max(5 * noise, 0.3) * usualDay(expected, typical, firstDay, i) * IDLE_WEEKDAY)
+    )
+      continue;
+    let p = i - 1;
+    while (p > 0 && i - p < 3 && idleDay(p)) p--;
+    // (a weekday idle because it is usually delayed, charged on the day this once, leaves the working day
+    // after it short by about what it holds: its own charges, come on time)
+    let q = i + 1;
+    while (q < n && q - i < 3 && idleDay(q)) q++;
+    if (idleDay(p) || extra > expected[p]! * (1 + tol) || (q < n && c[q]! < expected[q]! - 0.5 * extra))
+      continue;
+    c[p] = c[p]! + extra;
+    c[i] = expected[i]!;
+    reasons.push({ kind: "delay", day: firstDay + p });
+  }
   // spikes: a day far above its neighbours counts as that bound
   // (a weekday usually near 0 is judged against a usual day: charges on it are not a one-off of 90×)
   const capOf = (i: number) => usualDay(expected, typical, firstDay, i) * (1 + Math.max(6 * noise, 0.5));
@@ -537,11 +579,13 @@ function read(amounts: number[], firstDay: number): Reading {
     return x > Math.max(capOf(i) - expected[i]!, 6 * noise * Math.sqrt(var2));
   };
   const spikes: number[] = [];
+  const spiked = new Set<number>();
   const clipped = c.map((v, i) => {
     if (!high(i) || changeStarting(i) || !standsAround(i)) return v;
     const usual = usualDay(expected, typical, firstDay, i);
     reasons.push({ kind: "spike", day: firstDay + i, ratio: v / usual });
     spikes.push((v - capOf(i)) / usual);
+    spiked.add(i);
     return capOf(i);
   });
   // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last by the steps' sizes
@@ -591,15 +635,21 @@ function read(amounts: number[], firstDay: number): Reading {
     for (let w = 0; w < 7; w++) factors[w] = Math.max(factors[w]! / avg, 1e-6);
   }
   // each day's level; a weekday near 0 (idle, or always delayed) says nothing of it: the day before's
+  // (and not a spike's: its bound is a level of one day, not of the idle days after it)
+  const carried = (xs: number[], i: number) => {
+    let k = i - 1;
+    while (k > 0 && i - k < 7 && spiked.has(k)) k--;
+    return xs[k]!;
+  };
   const level: number[] = [];
   scaled.forEach((v, i) => {
     const f = factors[weekdayOf(firstDay + i)]!;
-    level.push(f >= 0.15 || i === 0 ? v / f : level[i - 1]!);
+    level.push(f >= 0.15 || i === 0 ? v / f : carried(level, i));
   });
   const rawLevel: number[] = [];
   clipped.forEach((v, i) => {
     const f = factors[weekdayOf(firstDay + i)]!;
-    rawLevel.push(f >= 0.15 || i === 0 ? v / f : rawLevel[i - 1]!);
+    rawLevel.push(f >= 0.15 || i === 0 ? v / f : carried(rawLevel, i));
   });
   return {
     factors,
