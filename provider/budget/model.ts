@@ -479,10 +479,13 @@ function read(amounts: number[], firstDay: number): Reading {
     const byDom = new Map<number, number[]>();
     for (let i = 0; i < n; i++)
       for (const dom of anchorsOf(firstDay + i)) byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
-    // (the days of the month first: a charge on the 1st, a first Monday now and then, is read once, on the 1st
-    // — taken out, its first Mondays no longer stand above their neighbours)
-    for (const [dom, days] of [...byDom].sort((p, q) => p[0] - q[0])) {
-      if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
+    // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
+    // read once, on the 1st — taken out, its first Mondays no longer stand above their neighbours; a first
+    // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
+    const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
+      Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
+    for (const [dom, days] of [...byDom].sort(weekdayLast)) {
+      if (days.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - days[days.length - 1]! > 31) continue;
       // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
       // still recurs)
       const idx = days.map((i) => movedTo.get(i) ?? i);

@@ -365,6 +365,15 @@ describe("forecastModel per series (issue 20)", () => {
       const read = f.reasons.filter((r) => r.kind === "day-of-month");
       expect(read).toEqual([{ kind: "day-of-month", dayOfMonth: 1, amount: expect.closeTo(600, -2) }]);
       expect(f.path[aug3]!.p50).toBeLessThan(140);
+      // two one-offs that fell on the first Friday of June and of July (5 June, 3 July: the history from 8 May
+      // holds no other first Friday) are not yet a charge: seven more anchors, seven more chances to meet
+      const from = dayNumber("2026-05-08") - first;
+      const twice = series(() => 0).slice(from);
+      twice[dayNumber("2026-06-05") - first - from]! += 1100;
+      twice[dayNumber("2026-07-03") - first - from]! += 1000;
+      const g = forecastModel(twice, today).forecast(0, dayNumber("2026-08-16"));
+      expect(g.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
+      expect(g.path[dayNumber("2026-08-07") - today]!.p50).toBeLessThan(200);
       expect(f.path[dayNumber("2026-08-01") - today]!.p50).toBeGreaterThan(560);
       expect(f.path[dayNumber("2026-09-01") - today]!.p50).toBeGreaterThan(640);
       expect(f.path[dayNumber("2026-09-01") - today]!.p50).toBeLessThan(760);
