@@ -17,7 +17,8 @@ export interface Quantiles {
  * say in words. `day` is a day number (days since 1970-01-01, UTC).
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.2 is +20 %); the days before are read at the new level.
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there
- *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day).
+ *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day); with `weekday`
+ *   (0 Sunday … 6 Saturday) it recurs on the first such weekday of each month, next on day `dayOfMonth` (1–7).
  * - `delay`: the charges of `day` arrived with the next day's (a zero, then a catch-up); read as one delay.
  * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
  * - `step-trend`: the history's last `steps` steps went one way, by `ratio` each (their geometric mean); p50
@@ -26,7 +27,7 @@ export interface Quantiles {
 export type ForecastReason =
   | { kind: "step"; day: number; ratio: number }
   | { kind: "step-trend"; steps: number; ratio: number }
-  | { kind: "day-of-month"; dayOfMonth: number; amount: number }
+  | { kind: "day-of-month"; dayOfMonth: number; amount: number; weekday?: number }
   | { kind: "delay"; day: number }
   | { kind: "spike"; day: number; ratio: number };
 
@@ -90,9 +91,16 @@ function quantileOf(s: Float64Array, q: number): number {
 
 const DAY_MS = 86_400_000;
 /**
+ * The key of "the first <weekday> of the month" among a day's anchors: `FIRST_WEEKDAY + weekdayOf(day)`
+ * (32 for the first Sunday … 38 for the first Saturday), past the days of the month (1–31).
+ */
+const FIRST_WEEKDAY = 32;
+/**
  * The days of the month a charge billed on the day may be anchored to: its own, and on a month's last day
  * also every later one up to 31 — a charge "on the 31st" (the month's last day) falls on the 30th in April
- * and on the 28th in February, as monthly billing does. A charge keyed 31 is the month's last day's.
+ * and on the 28th in February, as monthly billing does. A charge keyed 31 is the month's last day's. On the
+ * month's first seven days also the first of its weekday (`FIRST_WEEKDAY` + weekday): a charge on the first
+ * Monday moves between the 1st and the 7th from month to month.
  */
 function anchorsOf(day: number): number[] {
   const d = new Date(day * DAY_MS);
@@ -100,7 +108,13 @@ function anchorsOf(day: number): number[] {
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   const out = [dom];
   if (dom === last) for (let k = dom + 1; k <= 31; k++) out.push(k);
+  if (dom <= DAY_WEEK) out.push(FIRST_WEEKDAY + weekdayOf(day));
   return out;
+}
+/** The first day from `from` on that is anchored to `anchor` ({@link anchorsOf}; within 62 days, or `from`). */
+function nextOnAnchor(anchor: number, from: number): number {
+  for (let d = from; d < from + 62; d++) if (anchorsOf(d).includes(anchor)) return d;
+  return from;
 }
 /** The sum of what `byAnchor` holds for each of a day's anchors ({@link anchorsOf}). */
 function onAnchors<T>(byAnchor: Map<number, T>, day: number, value: (t: T) => number): number {
@@ -483,8 +497,13 @@ function read(amounts: number[], firstDay: number): Reading {
     const byDom = new Map<number, number[]>();
     for (let i = 0; i < n; i++)
       for (const dom of anchorsOf(firstDay + i)) byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
-    for (const [dom, days] of byDom) {
-      if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
+    // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
+    // read once, on the 1st — taken out, its first Mondays no longer stand above their neighbours; a first
+    // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
+    const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
+      Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
+    for (const [dom, days] of [...byDom].sort(weekdayLast)) {
+      if (days.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - days[days.length - 1]! > 31) continue;
       // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
       // still recurs)
       const idx = days.map((i) => movedTo.get(i) ?? i);
@@ -1088,7 +1107,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       .sort((p, q) => ("day" in p ? p.day : 0) - ("day" in q ? q.day : 0))
       .slice(-5);
     for (const [dom, amount] of [...rd.charges].sort((p, q) => p[0] - q[0]))
-      reasons.push({ kind: "day-of-month", dayOfMonth: dom, amount });
+      if (dom < FIRST_WEEKDAY) reasons.push({ kind: "day-of-month", dayOfMonth: dom, amount });
+      else {
+        // (the first <weekday>: its next occurrence's day of the month)
+        const next = new Date(nextOnAnchor(dom, today) * DAY_MS).getUTCDate();
+        reasons.push({ kind: "day-of-month", dayOfMonth: next, amount, weekday: dom - FIRST_WEEKDAY });
+      }
     if (ratios.length >= 8) {
       // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,
       // a spike): the spread above the median is widened by SPREAD, measured by `npm run backtest`

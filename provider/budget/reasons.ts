@@ -10,6 +10,9 @@ import type { ForecastReason } from "./model";
 import { cents, formatMoney, formatNumber } from "./money";
 import type { ForecastReasonFigure } from "./types";
 
+/** Weekday names, 0 Sunday … 6 Saturday (provider/budget/model.ts `weekdayOf`). */
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
 /** The most reasons an evaluation keeps: the latest, when the model gives more. */
 export const MAX_REASONS = 20;
 
@@ -33,7 +36,8 @@ const dayOk = (x: unknown, today: number): x is number =>
  * reasonFieldsOf turns the model's reasons into figures: a day as `YYYY-MM-DD`, a ratio to 3 decimals, an
  * amount to cents. A reason that cannot be said truthfully is left out — an unknown kind, a ratio that is
  * not a positive finite number, a day that is not a whole day from 1970 to `today`, a day of the month
- * outside 1–31, an amount that is not finite or rounds to 0 — and at most {@link MAX_REASONS} are kept,
+ * outside 1–31, a weekday that is not a whole 0–6 (or with a day of the month past the 7th), an amount that
+ * is not finite or rounds to 0 — and at most {@link MAX_REASONS} are kept,
  * the latest.
  * @internal
  */
@@ -70,8 +74,18 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
           typeof r.amount === "number" &&
           Number.isFinite(r.amount) &&
           cents(r.amount) !== 0
-        )
-          out.push({ kind: "day-of-month", dayOfMonth: r.dayOfMonth, amount: cents(r.amount) });
+        ) {
+          // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)
+          if (r.weekday === undefined)
+            out.push({ kind: "day-of-month", dayOfMonth: r.dayOfMonth, amount: cents(r.amount) });
+          else if (Number.isInteger(r.weekday) && r.weekday >= 0 && r.weekday <= 6 && r.dayOfMonth <= 7)
+            out.push({
+              kind: "day-of-month",
+              dayOfMonth: r.dayOfMonth,
+              amount: cents(r.amount),
+              weekday: r.weekday,
+            });
+        }
         break;
     }
   }
@@ -114,7 +128,8 @@ function change(ratio: number): string {
  * reasonText says one reason in a sentence (no final stop):
  * - step: "the level rose 18 % on 12 November (a step: the days before are read at the new level)"
  * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there" (on
- *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months)
+ *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months; "the
+ *   first Monday of each month" with a `weekday`)
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
  * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
@@ -131,11 +146,13 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
     case "day-of-month": {
       // (from the 29th on, a charge falls on the month's last day in shorter months; the 31st is that day)
       const when =
-        r.dayOfMonth >= 31
-          ? "the last day of each month"
-          : r.dayOfMonth >= 29
-            ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
-            : `the ${ordinal(r.dayOfMonth)} of each month`;
+        r.weekday !== undefined
+          ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
+          : r.dayOfMonth >= 31
+            ? "the last day of each month"
+            : r.dayOfMonth >= 29
+              ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
+              : `the ${ordinal(r.dayOfMonth)} of each month`;
       return r.amount < 0
         ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on ${when} and is forecast there`
         : `a charge of about ${formatMoney(r.amount)}${unit} recurs on ${when} and is forecast there`;

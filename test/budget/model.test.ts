@@ -319,6 +319,67 @@ describe("forecastModel per series (issue 20)", () => {
     expect(g.path[nov30 - 1]!.p90).toBeLessThan(200);
   });
 
+  describe("a charge on the first Monday of each month", () => {
+    // 100 a day with a weekly shape (Mondays 130, weekends 60) from 1 March; as of Thursday 16 July the next
+    // first Monday is 3 August (the previous model read days of the month only: a charge moving between the
+    // 1st and the 7th was never forecast — foreign3's items billed in arrears on the first Monday)
+    const first = dayNumber("2026-03-01");
+    const today = dayNumber("2026-07-16");
+    const shape = (d: number) => [0.6, 1.3, 1, 1, 1, 1, 0.6][weekdayOf(d)]!;
+    const firstMonday = (d: number) => weekdayOf(d) === 1 && new Date(d * 86_400_000).getUTCDate() <= 7;
+    const series = (charge: (d: number, k: number) => number) => {
+      let k = 0;
+      return Array.from({ length: today - first }, (_, i) => {
+        const d = first + i;
+        return 100 * shape(d) * jitter(i) + (firstMonday(d) ? charge(d, k++) : 0);
+      });
+    };
+    const aug3 = dayNumber("2026-08-03") - today;
+
+    it("is forecast on the month's first Monday and worded so, the other Mondays at their shape", () => {
+      // (the amounts vary by ±20 %, as a share of last month's use does)
+      const f = forecastModel(
+        series((_, k) => 900 * [1, 1.2, 0.85, 1.1, 0.95][k]!),
+        today,
+      ).forecast(0, dayNumber("2026-08-16"));
+      expect(f.reasons).toContainEqual(
+        expect.objectContaining({ kind: "day-of-month", dayOfMonth: 3, weekday: 1 }),
+      );
+      expect(f.path[aug3]!.p50).toBeGreaterThan(130 + 800);
+      for (const [i, d] of f.path.entries())
+        if (i !== aug3) expect(d.p50).toBeLessThan(weekdayOf(today + i) === 1 ? 140 : 108);
+    });
+
+    it("is not read from a Monday shape alone, nor from an item on the 1st that is a first Monday now and then", () => {
+      const plain = forecastModel(
+        series(() => 0),
+        today,
+      ).forecast(0, dayNumber("2026-08-16"));
+      expect(plain.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
+      // 600 on each 1st (1 June 2026 was a Monday): one charge, on the 1st, not a second on 3 August
+      const onFirst = Array.from({ length: today - first }, (_, i) => {
+        const d = first + i;
+        return 100 * shape(d) * jitter(i) + (new Date(d * 86_400_000).getUTCDate() === 1 ? 600 : 0);
+      });
+      const f = forecastModel(onFirst, today).forecast(0, dayNumber("2026-09-02"));
+      const read = f.reasons.filter((r) => r.kind === "day-of-month");
+      expect(read).toEqual([{ kind: "day-of-month", dayOfMonth: 1, amount: expect.closeTo(600, -2) }]);
+      expect(f.path[aug3]!.p50).toBeLessThan(140);
+      // two one-offs that fell on the first Friday of June and of July (5 June, 3 July: the history from 8 May
+      // holds no other first Friday) are not yet a charge: seven more anchors, seven more chances to meet
+      const from = dayNumber("2026-05-08") - first;
+      const twice = series(() => 0).slice(from);
+      twice[dayNumber("2026-06-05") - first - from]! += 1100;
+      twice[dayNumber("2026-07-03") - first - from]! += 1000;
+      const g = forecastModel(twice, today).forecast(0, dayNumber("2026-08-16"));
+      expect(g.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
+      expect(g.path[dayNumber("2026-08-07") - today]!.p50).toBeLessThan(200);
+      expect(f.path[dayNumber("2026-08-01") - today]!.p50).toBeGreaterThan(560);
+      expect(f.path[dayNumber("2026-09-01") - today]!.p50).toBeGreaterThan(640);
+      expect(f.path[dayNumber("2026-09-01") - today]!.p50).toBeLessThan(760);
+    });
+  });
+
   it("reads a zero followed by a catch-up as a delay, not a spike and a dip", () => {
     const history = Array.from({ length: 60 }, (_, i) => 100 * jitter(i));
     history[50] = 0;

@@ -41,6 +41,14 @@ describe("reasonText", () => {
       "a credit of about 40.00 recurs on the 22nd of each month and is forecast there",
     ],
     [
+      { kind: "day-of-month", dayOfMonth: 3, amount: 900, weekday: 1 },
+      "a charge of about 900.00 recurs on the first Monday of each month and is forecast there",
+    ],
+    [
+      { kind: "day-of-month", dayOfMonth: 7, amount: -12, weekday: 0 },
+      "a credit of about 12.00 recurs on the first Sunday of each month and is forecast there",
+    ],
+    [
       { kind: "delay", day: "2026-11-03" },
       "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)",
     ],
@@ -97,6 +105,7 @@ describe("reasonFieldsOf", () => {
         [
           { kind: "step", day: day("2026-11-12"), ratio: 1.17647 },
           { kind: "day-of-month", dayOfMonth: 1, amount: 1250.004 },
+          { kind: "day-of-month", dayOfMonth: 2, amount: 300.004, weekday: 1 },
         ],
         TODAY,
       ),
@@ -112,6 +121,13 @@ describe("reasonFieldsOf", () => {
         dayOfMonth: 1,
         amount: 1250,
         text: "a charge of about 1,250.00 recurs on the 1st of each month and is forecast there",
+      },
+      {
+        kind: "day-of-month",
+        dayOfMonth: 2,
+        amount: 300,
+        weekday: 1,
+        text: "a charge of about 300.00 recurs on the first Monday of each month and is forecast there",
       },
     ]);
   });
@@ -130,6 +146,13 @@ describe("reasonFieldsOf", () => {
       { kind: "day-of-month", dayOfMonth: 1.5, amount: 10 },
       { kind: "day-of-month", dayOfMonth: 1, amount: 0.001 },
       { kind: "day-of-month", dayOfMonth: 1, amount: Number.NaN },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: 7 },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: -1 },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: 1.5 },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: Number.NaN },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: "1" },
+      { kind: "day-of-month", dayOfMonth: 1, amount: 10, weekday: null },
+      { kind: "day-of-month", dayOfMonth: 8, amount: 10, weekday: 1 },
       { kind: "trend", day: day("2026-11-12") },
       { kind: "step-trend", steps: 1, ratio: 1.2 },
       { kind: "step-trend", steps: 2.5, ratio: 1.2 },
@@ -163,6 +186,7 @@ describe("reasonFieldsOf", () => {
       ratio: num,
       dayOfMonth: num,
       amount: num,
+      weekday: fc.oneof(fc.constant(undefined), num, fc.constant("1"), fc.constant(null)),
     });
     const started = performance.now();
     fc.assert(
