@@ -623,7 +623,20 @@ function read(amounts: number[], firstDay: number): Reading {
       clipped[i] = clipped[i]! * Math.exp(-s);
       des[i] = des[i]! * Math.exp(-s);
     }
-  const { at: cps, size } = changePoints(des);
+  let { at: cps, size } = changePoints(des);
+  // (a step read in the last STEP_FRESH days only through days clipped as spikes — with them at their
+  // expectation the search finds none within 2 days of it — is not read yet: a charge and a spike's bound
+  // in the last three days are not a new level)
+  if (cps.length > 0 && cps[cps.length - 1]! >= n - STEP_FRESH) {
+    const last = cps[cps.length - 1]!;
+    let leans = false;
+    for (let i = last; i < n; i++) leans ||= spiked.has(i);
+    const calm = (v: number, i: number) => (spiked.has(i) && v > 0 ? (v * expected[i]!) / clipped[i]! : v);
+    if (leans && !changePoints(des.map(calm)).at.some((a) => Math.abs(a - last) <= 2)) {
+      cps = cps.slice(0, -1);
+      size = size.slice(0, -1);
+    }
+  }
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
     const bounds = [0, ...cps, n];
@@ -791,6 +804,8 @@ function levelFreeFactors(x: number[], firstDay: number): number[] {
   return byDay.map((rs) => (rs.length >= 2 ? Math.max(median(rs), 0.01) : 1));
 }
 
+/** A step this recent that leans on spikes is checked without them. */
+const STEP_FRESH = 7;
 /** A weekday whose typical charges are under this share of a usual day's is idle (read as a weekly shape). */
 const IDLE_WEEKDAY = 0.15;
 /**
