@@ -409,11 +409,21 @@ export const FOREIGN_SPLITS = { tune: [7101, 7201, 7301], heldout: [9101, 9201] 
  * reporting only.
  */
 export function foreignSplit(split: keyof typeof FOREIGN_SPLITS): ForeignSeries[] {
-  return FOREIGN_SPLITS[split].flatMap((base) =>
-    FOREIGN_PROFILES.map((p, i) => ({
-      ...generateForeign({ ...p, seed: base + i }),
-      name: `${p.name}/${base + i}`,
-    })),
+  return seriesOfSeeds(FOREIGN_PROFILES, FOREIGN_SPLITS[split], generateForeign);
+}
+
+/**
+ * seriesOfSeeds is every profile generated with each seed group (series `i` of a group is profile `i` with
+ * seed `base + i`), named `profile/seed`: how each foreign set (foreign.ts, foreign2.ts, foreign3.ts) makes its
+ * splits from its own profiles and generator.
+ */
+export function seriesOfSeeds<P extends { name: string; seed: number }>(
+  profiles: readonly P[],
+  bases: readonly number[],
+  generate: (p: P) => ForeignSeries,
+): ForeignSeries[] {
+  return bases.flatMap((base) =>
+    profiles.map((p, i) => ({ ...generate({ ...p, seed: base + i }), name: `${p.name}/${base + i}` })),
   );
 }
 

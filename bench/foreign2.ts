@@ -29,7 +29,7 @@
  * **foreign2-tune** is groups 8101 and 8201 (diagnosis allowed); **foreign2-heldout** is 9301 and 9401, only
  * ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import type { ForeignSeries } from "./foreign";
+import { type ForeignSeries, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
@@ -645,10 +645,5 @@ export const FOREIGN2_SPLITS = { tune: [8101, 8201], heldout: [9301, 9401] } as 
  * for (const s of foreign2Split("tune")) console.log(s.name, s.daily.length);
  */
 export function foreign2Split(split: keyof typeof FOREIGN2_SPLITS): ForeignSeries[] {
-  return FOREIGN2_SPLITS[split].flatMap((base) =>
-    FOREIGN2_PROFILES.map((p, i) => ({
-      ...generateForeign2({ ...p, seed: base + i }),
-      name: `${p.name}/${base + i}`,
-    })),
-  );
+  return seriesOfSeeds(FOREIGN2_PROFILES, FOREIGN2_SPLITS[split], generateForeign2);
 }

@@ -29,7 +29,7 @@
  * **foreign3-tune** is groups 8301 and 8401 (diagnosis allowed); **foreign3-heldout** is 9501 and 9601, only
  * ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import type { ForeignSeries } from "./foreign";
+import { type ForeignSeries, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 /** Billing slots a day: half hours (a zone such as Asia/Kolkata is 5.5 h from UTC). */
@@ -883,10 +883,5 @@ export const FOREIGN3_SPLITS = { tune: [8301, 8401], heldout: [9501, 9601] } as 
  * for (const s of foreign3Split("tune")) console.log(s.name, s.daily.length);
  */
 export function foreign3Split(split: keyof typeof FOREIGN3_SPLITS): ForeignSeries[] {
-  return FOREIGN3_SPLITS[split].flatMap((base) =>
-    FOREIGN3_PROFILES.map((p, i) => ({
-      ...generateForeign3({ ...p, seed: base + i }),
-      name: `${p.name}/${base + i}`,
-    })),
-  );
+  return seriesOfSeeds(FOREIGN3_PROFILES, FOREIGN3_SPLITS[split], generateForeign3);
 }
