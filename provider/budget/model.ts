@@ -102,14 +102,53 @@ const FIRST_WEEKDAY = 32;
  * month's first seven days also the first of its weekday (`FIRST_WEEKDAY` + weekday): a charge on the first
  * Monday moves between the 1st and the 7th from month to month.
  */
-function anchorsOf(day: number): number[] {
+function anchorsOf(day: number): readonly number[] {
+  let out = ANCHORS.get(day);
+  if (out) return out;
   const d = new Date(day * DAY_MS);
   const dom = d.getUTCDate();
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  const out = [dom];
-  if (dom === last) for (let k = dom + 1; k <= 31; k++) out.push(k);
-  if (dom <= DAY_WEEK) out.push(FIRST_WEEKDAY + weekdayOf(day));
+  const keys = [dom];
+  if (dom === last) for (let k = dom + 1; k <= 31; k++) keys.push(k);
+  if (dom <= DAY_WEEK) keys.push(FIRST_WEEKDAY + weekdayOf(day));
+  out = keys;
+  if (ANCHORS.size >= ANCHORS_KEPT) ANCHORS.clear();
+  ANCHORS.set(day, out);
   return out;
+}
+/**
+ * Each day's anchors, once: every history and forecast of a run reads the same few hundred calendar days (a
+ * `check` of 100 projects, the backtests), and two `Date`s a day were 7 % of the model's time and more of its
+ * garbage. Bounded: cleared when full.
+ */
+const ANCHORS = new Map<number, readonly number[]>();
+const ANCHORS_KEPT = 4096;
+/**
+ * daysByKey groups a history's day indices by the keys `keysOf` gives each day (its day of the month, its
+ * anchors), each group in the history's order, the groups in the order their first day came.
+ */
+function daysByKey(
+  n: number,
+  firstDay: number,
+  keysOf: (day: number) => readonly number[],
+): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++)
+    for (const k of keysOf(firstDay + i)) {
+      const days = groups.get(k);
+      if (days) days.push(i);
+      else groups.set(k, [i]);
+    }
+  return groups;
+}
+/**
+ * recursAlike is the test a recurring charge's occurrences pass: each one's excess over what its day expects
+ * (`base`) stands above 5 noise sigmas and 30 % of the day, and the smallest is at least 0.6 of the largest
+ * (about the same amount every time).
+ */
+function recursAlike(excess: readonly number[], base: readonly number[], noise: number): boolean {
+  if (!excess.every((x, k) => x > Math.max(5 * noise, 0.3) * Math.max(base[k]!, 1e-9))) return false;
+  return Math.min(...excess) >= 0.6 * Math.max(...excess);
 }
 /** The first day from `from` on that is anchored to `anchor` ({@link anchorsOf}; within 62 days, or `from`). */
 function nextOnAnchor(anchor: number, from: number): number {
@@ -494,9 +533,7 @@ function read(amounts: number[], firstDay: number): Reading {
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
   if (n >= 28) {
-    const byDom = new Map<number, number[]>();
-    for (let i = 0; i < n; i++)
-      for (const dom of anchorsOf(firstDay + i)) byDom.set(dom, [...(byDom.get(dom) ?? []), i]);
+    const byDom = daysByKey(n, firstDay, anchorsOf);
     // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
     // read once, on the 1st — taken out, its first Mondays no longer stand above their neighbours; a first
     // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
@@ -518,11 +555,14 @@ function read(amounts: number[], firstDay: number): Reading {
         return o;
       });
       const excess = idx.map((i, k) => c[i]! - owed[k]! - expected[i]!);
-      const clear = idx.every((i, k) => excess[k]! > Math.max(5 * noise, 0.3) * Math.max(expected[i]!, 1e-9));
-      if (!clear) continue;
-      const lo = Math.min(...excess);
-      const hi = Math.max(...excess);
-      if (lo < 0.6 * hi) continue;
+      if (
+        !recursAlike(
+          excess,
+          idx.map((i) => expected[i]!),
+          noise,
+        )
+      )
+        continue;
       const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
@@ -723,13 +763,7 @@ function recurringOnCatchUps(
   let anyNear0 = false;
   for (let i = 0; i < n && !anyNear0; i++) anyNear0 = near0(i);
   if (n < 28 || !anyNear0) return held;
-  const byDom = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
-    const dom = new Date((firstDay + i) * DAY_MS).getUTCDate();
-    const days = byDom.get(dom);
-    if (days) days.push(i);
-    else byDom.set(dom, [i]);
-  }
+  const byDom = daysByKey(n, firstDay, (day) => [anchorsOf(day)[0]!]);
   for (const days of byDom.values()) {
     if (days.length < 2 || n - 1 - days[days.length - 1]! > 31) continue;
     const run = days.map((i) => {
@@ -743,8 +777,14 @@ function recurringOnCatchUps(
       for (let k = run[t]!; k <= i; k++) x += c[k]! - expected[k]!;
       return x;
     });
-    const clear = days.every((i, t) => excess[t]! > Math.max(5 * noise, 0.3) * Math.max(expected[i]!, 1e-9));
-    if (!clear || Math.min(...excess) < 0.6 * Math.max(...excess)) continue;
+    if (
+      !recursAlike(
+        excess,
+        days.map((i) => expected[i]!),
+        noise,
+      )
+    )
+      continue;
     const amount = median(excess);
     for (const [t, i] of days.entries()) if (run[t] !== i) held.set(i, amount);
   }
