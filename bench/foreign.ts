@@ -414,7 +414,7 @@ export function foreignSplit(split: keyof typeof FOREIGN_SPLITS): ForeignSeries[
 
 /**
  * seriesOfSeeds is every profile generated with each seed group (series `i` of a group is profile `i` with
- * seed `base + i`), named `profile/seed`: how each foreign set (foreign.ts, foreign2.ts, foreign3.ts) makes its
+ * seed `base + i`), named `profile/seed`: how each foreign set (foreign.ts, foreign2.ts … foreign4.ts) makes its
  * splits from its own profiles and generator.
  */
 export function seriesOfSeeds<P extends { name: string; seed: number }>(

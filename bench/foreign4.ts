@@ -74,6 +74,11 @@ export const PRICES = {
   egressGb: 0.009,
 } as const;
 
+/** Snapshots held per volume GB: a nightly snapshot of a tenth of it, kept 7 days. */
+const SNAPSHOT_SHARE = 0.7;
+/** What a volume GB costs a month with its snapshots. */
+const STORAGE_GB_MONTH = PRICES.volumeGbMonth + SNAPSHOT_SHARE * PRICES.snapshotGbMonth;
+
 type Range = readonly [number, number];
 
 /** A group of servers of one flavour, each with its volume. */
@@ -251,10 +256,7 @@ export function generateForeign4(p: Profile4): ForeignSeries {
     priceFactor *
     (live.reduce(
       (a, l) =>
-        a +
-        l.count *
-          (FLAVOURS[l.flavour]![1] +
-            (l.group.volumeGb * (PRICES.volumeGbMonth + 0.7 * PRICES.snapshotGbMonth)) / HOURS_A_MONTH),
+        a + l.count * (FLAVOURS[l.flavour]![1] + (l.group.volumeGb * STORAGE_GB_MONTH) / HOURS_A_MONTH),
       0,
     ) +
       ips * PRICES.floatingIpHour +
@@ -270,9 +272,7 @@ export function generateForeign4(p: Profile4): ForeignSeries {
       const l = fixed[Math.floor(stepRng() * fixed.length)];
       if (l) {
         const each =
-          priceFactor *
-          (FLAVOURS[l.flavour]![1] +
-            (l.group.volumeGb * (PRICES.volumeGbMonth + 0.7 * PRICES.snapshotGbMonth)) / HOURS_A_MONTH);
+          priceFactor * (FLAVOURS[l.flavour]![1] + (l.group.volumeGb * STORAGE_GB_MONTH) / HOURS_A_MONTH);
         const k = Math.round((s.size * rate) / each);
         if (k >= 1 && fits((k * each) / rate) && (s.up || l.count - k >= 1)) {
           const hour = intIn(stepRng, [9, 17]);
@@ -311,7 +311,7 @@ export function generateForeign4(p: Profile4): ForeignSeries {
     const lines: number[] = [];
     const changes = (steps.get(day) ?? []).map((s) => realise(day, s));
     const compute = live.map(() => 0);
-    const fixedHourly = { volumes: 0, ips: 0, lbs: 0 };
+    const fixedHourly = { volumes: 0, snapshots: 0, ips: 0, lbs: 0 };
     const dayNoise = Math.exp(0.04 * normal(noise));
     for (let h = 0; h < 24; h++) {
       for (const c of changes) if (c.hour === h) c.apply();
@@ -328,15 +328,20 @@ export function generateForeign4(p: Profile4): ForeignSeries {
             ),
           );
         if (!shelved) compute[i]! += n * FLAVOURS[l.flavour]![1] * priceFactor;
-        fixedHourly.volumes +=
-          (l.count * l.group.volumeGb * (PRICES.volumeGbMonth + 0.7 * PRICES.snapshotGbMonth) * priceFactor) /
-          HOURS_A_MONTH;
+        const gb = l.count * l.group.volumeGb;
+        fixedHourly.volumes += (gb * PRICES.volumeGbMonth * priceFactor) / HOURS_A_MONTH;
+        fixedHourly.snapshots += (gb * SNAPSHOT_SHARE * PRICES.snapshotGbMonth * priceFactor) / HOURS_A_MONTH;
       }
       fixedHourly.ips += ips * PRICES.floatingIpHour * priceFactor;
       fixedHourly.lbs += lbs * PRICES.loadBalancerHour * priceFactor;
     }
     for (const c of compute) lines.push(cents(c));
-    lines.push(cents(fixedHourly.volumes), cents(fixedHourly.ips), cents(fixedHourly.lbs));
+    lines.push(
+      cents(fixedHourly.volumes),
+      cents(fixedHourly.snapshots),
+      cents(fixedHourly.ips),
+      cents(fixedHourly.lbs),
+    );
     objectGb += objectGrowth * grow * (0.5 + noise());
     lines.push(cents((objectGb * PRICES.objectGbMonth * 24) / HOURS_A_MONTH));
     const weekend = weekday === 0 || weekday === 6 ? p.egress.weekend : 1;

@@ -201,7 +201,8 @@ describe("the fourth foreign set (bench/foreign4.ts)", () => {
       ...bare,
       groups: [{ ...bare.groups[0]!, volumeGb: 73, idleWeekends: true }],
     });
-    const volumes = Math.round(((20 * 73 * (0.08 + 0.7 * 0.04)) / 730) * 24 * 100) / 100;
+    const line = (perGbMonth: number) => Math.round(((20 * 73 * perGbMonth) / 730) * 24 * 100) / 100;
+    const volumes = line(0.08) + line(0.7 * 0.04);
     expect(billOn(s, "2026-07-04"), "Saturday: volumes only").toBeCloseTo(volumes, 6);
     expect(billOn(s, "2026-07-05"), "Sunday: volumes only").toBeCloseTo(volumes, 6);
     expect(billOn(s, "2026-07-02"), "Thursday: all day").toBeCloseTo(34.56 + volumes, 6);
