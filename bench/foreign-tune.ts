@@ -7,9 +7,10 @@
  * `--days all` replays every day from the 2nd to the month's end ({@link EVERY_DAY}) instead of days 3–25.
  * `--set foreign2` replays the second foreign set (bench/foreign2.ts: other mechanisms of real bills) instead
  * of the first, `--set foreign3` the third (bench/foreign3.ts: the issue's four mechanisms, in a team's time
- * zone); `--heldout` then chooses the set's held-out split.
+ * zone), `--set foreign4` the fourth (bench/foreign4.ts: a priced catalogue and drawn events, histories from
+ * 2025; only March–November 2026 is scored); `--heldout` then chooses the set's held-out split.
  *
- *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3] [--heldout] [--corpus 135] [--detail NAME] [--days all]
+ *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3|foreign4] [--heldout] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
 import {
@@ -24,9 +25,15 @@ import {
 import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
 import { foreign2Split } from "./foreign2";
 import { foreign3Split } from "./foreign3";
+import { foreign4Split } from "./foreign4";
 
 /** The foreign sets `--set` chooses from, each with its tune and held-out splits. */
-const SETS = { foreign: foreignSplit, foreign2: foreign2Split, foreign3: foreign3Split } as const;
+const SETS = {
+  foreign: foreignSplit,
+  foreign2: foreign2Split,
+  foreign3: foreign3Split,
+  foreign4: foreign4Split,
+} as const;
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
@@ -59,7 +66,7 @@ function main(argv: string[]): void {
   const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
   if (setName === undefined || !Object.hasOwn(SETS, setName)) {
     const what = setName === undefined ? "no set named" : `unknown set ${JSON.stringify(setName)}`;
-    process.stderr.write(`--set: ${what}; use foreign, foreign2 or foreign3\n`);
+    process.stderr.write(`--set: ${what}; use foreign, foreign2, foreign3 or foreign4\n`);
     process.exitCode = 2;
     return;
   }

@@ -414,7 +414,7 @@ export function foreignSplit(split: keyof typeof FOREIGN_SPLITS): ForeignSeries[
 
 /**
  * seriesOfSeeds is every profile generated with each seed group (series `i` of a group is profile `i` with
- * seed `base + i`), named `profile/seed`: how each foreign set (foreign.ts, foreign2.ts, foreign3.ts) makes its
+ * seed `base + i`), named `profile/seed`: how each foreign set (foreign.ts, foreign2.ts … foreign4.ts) makes its
  * splits from its own profiles and generator.
  */
 export function seriesOfSeeds<P extends { name: string; seed: number }>(
@@ -432,10 +432,14 @@ export function foreignSet(n = FOREIGN_PROFILES.length): ForeignSeries[] {
   return FOREIGN_PROFILES.slice(0, n).map(generateForeign);
 }
 
-/** monthsOf lists the first days (UTC day index) of the months a series covers. */
+/**
+ * monthsOf lists the first days (UTC day index) of the months of a series that the replays evaluate: those it
+ * covers from March 2026 ({@link FOREIGN_FIRST}) on. A history that starts earlier (bench/foreign4.ts reaches
+ * back into 2025) is only history: its earlier months are read by the forecast, never scored.
+ */
 export function monthsOf(s: ForeignSeries): number[] {
   const out: number[] = [];
-  const d = new Date(s.firstDay * DAY_MS);
+  const d = new Date(Math.max(s.firstDay, FOREIGN_FIRST) * DAY_MS);
   let y = d.getUTCFullYear();
   let m = d.getUTCMonth();
   for (;;) {

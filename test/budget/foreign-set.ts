@@ -1,4 +1,4 @@
-// What every foreign set's generator must be (bench/foreign.ts, foreign2.ts, foreign3.ts): ten profiles per
+// What every foreign set's generator must be (bench/foreign.ts, foreign2.ts … foreign4.ts): ten profiles per
 // seed group, splits that share no series, each series a deterministic function of its profile and seed, and
 // a bill of finite, non-negative, cent-rounded amounts on every day from its start to the set's last day.
 import fc from "fast-check";
