@@ -1696,18 +1696,22 @@ const EXC_SEEN = 2;
 const EXC_WEEKLY = 14;
 
 /**
- * excursionsToCome adds to p50 of each day the expected excess of the excursions to come: their mean excess
- * (level-days) × their rate (one fewer than seen, as the spikes'), and to every quantile the rest of one
- * under way, for its expected days left.
+ * excursionsToCome adds to p50 of each day the excess of the excursions to come: their mean excess
+ * (level-days) × their rate (one fewer than seen, as the spikes') × the share of one the horizon expects, up
+ * to 1 (rate × days: bursts of days at a multiple of the level, at intervals longer than the horizon, make its
+ * total skewed — the level's most times, a burst's now and then: its median under its mean), and to every
+ * quantile the rest of one under way, for its expected days left.
  */
 function excursionsToCome(rd: Reading, n: number, levelDays: number[], days: Quantiles[]): void {
   const k = rd.excursions.length;
-  const rate = k >= EXC_SEEN && n > 0 ? (rd.excursions.reduce((a, b) => a + b, 0) / k) * ((k - 1) / n) : 0;
+  const each = k >= EXC_SEEN && n > 0 ? (k - 1) / n : 0;
+  const rate = each > 0 ? (rd.excursions.reduce((a, b) => a + b, 0) / k) * each : 0;
+  const likely = Math.min(1, each * days.length);
   const on = rd.ongoing;
   for (let i = 0; i < days.length; i++) {
     const d = days[i]!;
     const now = on ? levelDays[i]! * on.excess * Math.max(0, Math.min(1, on.days - i)) : 0;
-    const p50 = d.p50 + levelDays[i]! * rate + now;
+    const p50 = d.p50 + levelDays[i]! * rate * likely + now;
     days[i] = { p50, p80: d.p80 + now, p90: d.p90 + now };
   }
 }

@@ -176,6 +176,22 @@ describe("forecastModel per series (issue 20)", () => {
     expect(errors.reduce((a, b) => a + b, 0) / errors.length).toBeLessThan(0.15);
   });
 
+  it("adds the bursts to come at the chance one comes within the horizon, not their mean (session 12)", () => {
+    // 4 days at ×4 every 12 days, read 1 to 4 days after one ended with 3 days left and none due in them:
+    // the rest is the level's (its median too: one comes in 3 days about 1 time in 5); the previous model
+    // added the bursts' mean mass a day (+67 to +70 %)
+    const burst = (i: number) => ((i % 12) + 12) % 12 < 4;
+    const day = (i: number) => 100 * (burst(i) ? 4 : 1) * jitter(i);
+    for (const end of [89, 90, 91, 92]) {
+      const history = Array.from({ length: 91 }, (_, i) => day(end - 91 + i));
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 2);
+      const truth = day(end) + day(end + 1) + day(end + 2);
+      expect(f.remaining!.p50 / truth - 1, `3 days left after day ${end}`).toBeLessThan(0.25);
+      expect(f.remaining!.p50 / truth - 1, `3 days left after day ${end}`).toBeGreaterThan(-0.05);
+      expect(f.remaining!.p90).toBeGreaterThanOrEqual(f.remaining!.p80);
+    }
+  });
+
   it("reads a burst on a day as old as the longest seen as one under way, not a step (session 11)", () => {
     // 4 days at ×4 every 12 days, the history ending on a burst's 4th day: the first pass read +230 %
     const burst = (i: number) => ((i % 12) + 12) % 12 < 4;
