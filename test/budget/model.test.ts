@@ -1103,6 +1103,37 @@ describe("forecastModel on a month-end charge billed on time, its day's use with
     expect(f.path[dayOf("2026-06-30") - today]!.p50).toBeLessThan(110);
   });
 
+  it("forecasts an item of the 31st on the next 1st where the history billed shorter months' there", () => {
+    // berlin-agency-quiet, nairobi-ngo-tiny: an item on the 31st rolled to the next 1st in 30-day months —
+    // 30 September at its own use, 1 October the item. Read on the month's last day it was never found (30
+    // September lacks it) or forecast on 30 November; the previous model: no charge, 1 December ~100
+    const first = dayOf("2026-08-01");
+    const today = dayOf("2026-11-20");
+    const item = new Set(["2026-08-31", "2026-10-01", "2026-10-31"]);
+    const h = Array.from({ length: today - first }, (_, i) => {
+      const iso = new Date((first + i) * 86_400_000).toISOString().slice(0, 10);
+      return 100 * jitter(i) + (item.has(iso) ? 300 : 0);
+    });
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-12-01"));
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31, rolled: true }),
+    );
+    expect(f.path[dayOf("2026-11-30") - today]!.p50).toBeLessThan(110);
+    expect(f.path[dayOf("2026-12-01") - today]!.p50).toBeGreaterThan(370);
+    // a charge of the 1st with a late month-end invoice (foreign2 agency-holiday: 30 September billed on 1
+    // October) is the 1st's, not one of the 31st rolled: every 1st holds it
+    const g = Array.from({ length: today - first }, (_, i) => {
+      const d = new Date((first + i) * 86_400_000);
+      const iso = d.toISOString().slice(0, 10);
+      if (iso === "2026-09-30") return 0;
+      return 100 * jitter(i) + (d.getUTCDate() === 1 ? 300 : 0) + (iso === "2026-10-01" ? 100 : 0);
+    });
+    const k = forecastModel(g, today).forecast(0, dayOf("2026-12-01"));
+    expect(k.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
+    expect(k.path[dayOf("2026-11-30") - today]!.p50).toBeLessThan(110);
+    expect(k.path[dayOf("2026-12-01") - today]!.p50).toBeGreaterThan(370);
+  });
+
   it("gives finite, ordered quantiles on any scale, charge and late month, fast", () => {
     const cases = fc.record({
       scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
