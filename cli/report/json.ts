@@ -52,7 +52,8 @@ export function reportJson(r: Report) {
  * days of charges, as the terminal says "none yet"); `method` and `quantile` name how it was made. The
  * trailing mean's own month end stays apart as `trailingMeanForecast`. `reasons` says why the model's
  * forecast moved (`{kind, day: "YYYY-MM-DD", ratio, text}`, `{kind: "day-of-month", dayOfMonth, amount,
- * text}` (with `weekday`, 0–6, for the first such weekday of each month), `{kind: "step-trend", steps, ratio, text}`...), the text with the report's currency; empty when nothing
+ * text}` (with `weekday`, 0–6, for the first such weekday of each month; `rolled: true` for an item of the 29th–31st
+ * billed on the next 1st after shorter months), `{kind: "step-trend", steps, ratio, text}`...), the text with the report's currency; empty when nothing
  * did, or with the trailing mean.
  */
 export function forecastJson(r: Report) {

@@ -17,7 +17,8 @@ export interface Quantiles {
  * say in words. `day` is a day number (days since 1970-01-01, UTC).
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.2 is +20 %); the days before are read at the new level.
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there
- *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day); with `weekday`
+ *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day; with `rolled`, on
+ *   the next month's 1st after shorter months instead); with `weekday`
  *   (0 Sunday … 6 Saturday) it recurs on the first such weekday of each month, next on day `dayOfMonth` (1–7).
  * - `delay`: the charges of `day` arrived with the next day's (a zero, then a catch-up); read as one delay.
  * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
@@ -27,7 +28,7 @@ export interface Quantiles {
 export type ForecastReason =
   | { kind: "step"; day: number; ratio: number }
   | { kind: "step-trend"; steps: number; ratio: number }
-  | { kind: "day-of-month"; dayOfMonth: number; amount: number; weekday?: number }
+  | { kind: "day-of-month"; dayOfMonth: number; amount: number; weekday?: number; rolled?: boolean }
   | { kind: "delay"; day: number }
   | { kind: "spike"; day: number; ratio: number };
 
@@ -181,6 +182,11 @@ interface Reading {
   rawActual: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
+  /**
+   * The charges' keys (29–31) that a shorter month bills on the next month's 1st rather than on its last day
+   * (`rolledDays`): forecast there ({@link chargeOn}).
+   */
+  rolled: Set<number>;
   /** Charges seen once on a day of the month, that may recur: day of the month → amount and chance. */
   maybeCharges: Map<number, { amount: number; chance: number }>;
   /**
@@ -532,6 +538,7 @@ function read(amounts: number[], firstDay: number): Reading {
   // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
+  const rolled = new Set<number>();
   if (n >= 28) {
     const byDom = daysByKey(n, firstDay, anchorsOf);
     // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
@@ -539,30 +546,62 @@ function read(amounts: number[], firstDay: number): Reading {
     // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
     const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
       Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
-    for (const [dom, days] of [...byDom].sort(weekdayLast)) {
-      if (days.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - days[days.length - 1]! > 31) continue;
-      // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
-      // still recurs)
-      const idx = days.map((i) => movedTo.get(i) ?? i);
+    for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
+      if (onDays.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - onDays[onDays.length - 1]! > 31) continue;
+      /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
+      const occurrences = (days: number[]) => {
+        // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
+        // still recurs)
+        const idx = days.map((i) => movedTo.get(i) ?? i);
+        // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts)
+        const owed = days.map((i) => {
+          if (!movedTo.has(i)) return 0;
+          let o = 0;
+          for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
+          for (let k = i + 1; movedTo.get(k) === movedTo.get(i); k++) o += expected[k]! - c[k]!;
+          return o;
+        });
+        const excess = idx.map((i, k) => c[i]! - owed[k]! - expected[i]!);
+        return { days, idx, excess, base: idx.map((i) => expected[i]!) };
+      };
+      let { days, idx, excess, base } = occurrences(onDays);
       // (but a charge must be seen on its own day too: catch-ups alone are delays that carried more)
       if (idx.filter((t, k) => t === days[k]).length < MOVED_SEEN) continue;
-      // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts)
-      const owed = days.map((i) => {
-        if (!movedTo.has(i)) return 0;
-        let o = 0;
-        for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
-        for (let k = i + 1; movedTo.get(k) === movedTo.get(i); k++) o += expected[k]! - c[k]!;
-        return o;
-      });
-      const excess = idx.map((i, k) => c[i]! - owed[k]! - expected[i]!);
-      if (
-        !recursAlike(
-          excess,
-          idx.map((i) => expected[i]!),
-          noise,
-        )
-      )
-        continue;
+      // (an occurrence billed on time while its day's own use came with the next day — a month's last day
+      // billed on the next 1st, its monthly item not: the day holds the charge alone, short of the others by
+      // about a day, and the next day carries a day more than its own. Read as the charge and a delay; left
+      // as it is, the charge was never found again — foreign3 kolkata-devshop-midmonth/8408, 30 September)
+      const bare = recursAlike(excess, base, noise) ? [] : usageMoved(c, expected, tol, excess, idx, days);
+      if (bare.length > 0) {
+        const alt = excess.map((x, k) => (bare.includes(k) ? c[idx[k]!]! : x));
+        if (recursAlike(alt, base, noise)) {
+          for (const k of bare) {
+            const i = idx[k]!;
+            c[i + 1] = Math.max(0, c[i + 1]! - expected[i]!);
+            c[i] = c[i]! + expected[i]!;
+            reasons.push({ kind: "delay", day: firstDay + i });
+          }
+          excess = alt;
+        }
+      }
+      // (a charge of the 29th–31st that a shorter month bills on the next 1st, not on its last day: read on
+      // those 1sts where the shorter months' last days do not hold it, and the 1sts after full months do not
+      // either (else it is a charge of the 1st, with late month-end invoices: foreign2 agency-holiday/8104) —
+      // foreign3 berlin-agency-quiet, nairobi-ngo-tiny: an item on the 31st rolled to 1 May, 1 July, 1 October)
+      if (dom >= 29 && dom <= 31 && !recursAlike(excess, base, noise)) {
+        const moved = rolledDays(days, dom, firstDay, n);
+        const r = moved && occurrences(moved);
+        if (
+          r &&
+          r.days.length >= 2 &&
+          recursAlike(r.excess, r.base, noise) &&
+          onlyAfterShorter(c, expected, firstDay, dom, median(r.excess))
+        ) {
+          ({ days, idx, excess, base } = r);
+          rolled.add(dom);
+        }
+      }
+      if (!recursAlike(excess, base, noise)) continue;
       const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
@@ -730,6 +769,7 @@ function read(amounts: number[], firstDay: number): Reading {
     rawLevel,
     rawActual: c,
     charges,
+    rolled,
     pending,
     spikes,
     maybeCharges,
@@ -789,6 +829,93 @@ function recurringOnCatchUps(
     for (const [t, i] of days.entries()) if (run[t] !== i) held.set(i, amount);
   }
   return held;
+}
+
+/**
+ * rolledDays moves a charge's occurrences on shorter months' last days (a day of the month under `dom`, 29–31)
+ * to the next day, the next month's 1st, where a charge "rolled" to the next month is billed (dropped when
+ * that day is past the history); undefined when none is on a shorter month's last day.
+ */
+function rolledDays(days: readonly number[], dom: number, firstDay: number, n: number): number[] | undefined {
+  let any = false;
+  const out: number[] = [];
+  for (const i of days) {
+    if (anchorsOf(firstDay + i)[0]! >= dom) out.push(i);
+    else {
+      any = true;
+      if (i + 1 < n) out.push(i + 1);
+    }
+  }
+  return any ? out : undefined;
+}
+/**
+ * onlyAfterShorter says whether the history's 1sts after a month of at least `dom` days (one at least, each
+ * with its day before in the history) stand under half of `amount` above what they expect: an excess on the
+ * 1sts after shorter months alone is a charge of the `dom`th rolled to the next month.
+ */
+function onlyAfterShorter(
+  c: readonly number[],
+  expected: readonly number[],
+  firstDay: number,
+  dom: number,
+  amount: number,
+): boolean {
+  let seen = 0;
+  for (let i = 1; i < c.length; i++) {
+    if (anchorsOf(firstDay + i)[0] !== 1 || anchorsOf(firstDay + i - 1)[0]! < dom) continue;
+    if (c[i]! - expected[i]! >= 0.5 * amount) return false;
+    seen++;
+  }
+  return seen > 0;
+}
+/**
+ * chargeOn is the recurring charges due on `day`: those of each of its anchors ({@link anchorsOf}), a charge
+ * rolled to the next month (`rolled`) not on a shorter month's last day but on the next 1st.
+ */
+function chargeOn(rd: Pick<Reading, "charges" | "rolled">, day: number): number {
+  if (rd.rolled.size === 0) return onAnchors(rd.charges, day, (a) => a);
+  const keys = anchorsOf(day);
+  let s = 0;
+  for (const k of keys) if (!(rd.rolled.has(k) && keys[0]! < k)) s += rd.charges.get(k) ?? 0;
+  if (keys[0] === 1) {
+    const before = anchorsOf(day - 1)[0]!;
+    for (const k of rd.rolled) if (before < k) s += rd.charges.get(k) ?? 0;
+  }
+  return s;
+}
+/**
+ * usageMoved gives the occurrences of a recurring charge (indices into `excess`) that hold the charge but not
+ * their day's own use: on their own day (not moved), short of the largest excess by over 0.4 of it, the day
+ * itself above 0 and the next day (inside the history) carrying over its own about one day of theirs (within
+ * `tol`), the day itself twice as near the other occurrences' charge as its own expectation. A month's last day
+ * billed on the next 1st while its monthly item is billed on time.
+ */
+function usageMoved(
+  c: readonly number[],
+  expected: readonly number[],
+  tol: number,
+  excess: readonly number[],
+  idx: readonly number[],
+  days: readonly number[],
+): number[] {
+  const top = Math.max(...excess);
+  const out: number[] = [];
+  for (const [k, i] of idx.entries()) {
+    if (i !== days[k] || i + 1 >= c.length || !(excess[k]! < 0.6 * top) || !(c[i]! > 0)) continue;
+    const day = expected[i]!;
+    const carried = c[i + 1]! - expected[i + 1]!;
+    if (day > 0 && Math.abs(carried / day - 1) < tol) out.push(k);
+  }
+  // (and the day is the charge rather than its own use: nearer the others' charge than its expectation by
+  // 2× — a monthly item rolled to the next 1st leaves a day at its own use and a 1st a day's worth higher
+  // too, which in a quiet series, the item about a day, reads the same: foreign3 berlin-agency-quiet/8402)
+  const others = excess.filter((_, k) => !out.includes(k));
+  if (others.length === 0) return [];
+  const charge = median(others);
+  return out.filter((k) => {
+    const x = c[idx[k]!]!;
+    return 2 * Math.abs(x - charge) < Math.abs(x - expected[idx[k]!]!);
+  });
 }
 
 /**
@@ -1119,7 +1246,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     for (let d = today; d <= lastDay; d++) {
       const i = d - firstDay;
       levelDays.push(i < n + 400 ? combined(n, i, i + 1) : combined(n, n, n + 1));
-      chargeDays.push(onAnchors(rd.charges, d, (a) => a));
+      chargeDays.push(chargeOn(rd, d));
     }
     // charges seen once come back in the quantiles their chance reaches
     const maybeDays = maybeChargeDays(rd.maybeCharges, today, lastDay);
@@ -1162,7 +1289,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       .sort((p, q) => ("day" in p ? p.day : 0) - ("day" in q ? q.day : 0))
       .slice(-5);
     for (const [dom, amount] of [...rd.charges].sort((p, q) => p[0] - q[0]))
-      if (dom < FIRST_WEEKDAY) reasons.push({ kind: "day-of-month", dayOfMonth: dom, amount });
+      if (dom < FIRST_WEEKDAY)
+        reasons.push({
+          kind: "day-of-month",
+          dayOfMonth: dom,
+          amount,
+          ...(rd.rolled.has(dom) && { rolled: true }),
+        });
       else {
         // (the first <weekday>: its next occurrence's day of the month)
         const next = new Date(nextOnAnchor(dom, today) * DAY_MS).getUTCDate();

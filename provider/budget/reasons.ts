@@ -76,8 +76,14 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
           cents(r.amount) !== 0
         ) {
           // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)
+          // (rolled: a day 29–31 billed on the next 1st after shorter months)
           if (r.weekday === undefined)
-            out.push({ kind: "day-of-month", dayOfMonth: r.dayOfMonth, amount: cents(r.amount) });
+            out.push({
+              kind: "day-of-month",
+              dayOfMonth: r.dayOfMonth,
+              amount: cents(r.amount),
+              ...(r.rolled === true && r.dayOfMonth >= 29 && { rolled: true }),
+            });
           else if (Number.isInteger(r.weekday) && r.weekday >= 0 && r.weekday <= 6 && r.dayOfMonth <= 7)
             out.push({
               kind: "day-of-month",
@@ -128,7 +134,8 @@ function change(ratio: number): string {
  * reasonText says one reason in a sentence (no final stop):
  * - step: "the level rose 18 % on 12 November (a step: the days before are read at the new level)"
  * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there" (on
- *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months; "the
+ *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months, or
+ *   "(the next month's 1st after shorter months)" when `rolled`; "the
  *   first Monday of each month" with a `weekday`)
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
@@ -148,11 +155,13 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
       const when =
         r.weekday !== undefined
           ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
-          : r.dayOfMonth >= 31
-            ? "the last day of each month"
-            : r.dayOfMonth >= 29
-              ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
-              : `the ${ordinal(r.dayOfMonth)} of each month`;
+          : r.rolled === true && r.dayOfMonth >= 29
+            ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
+            : r.dayOfMonth >= 31
+              ? "the last day of each month"
+              : r.dayOfMonth >= 29
+                ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
+                : `the ${ordinal(r.dayOfMonth)} of each month`;
       return r.amount < 0
         ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on ${when} and is forecast there`
         : `a charge of about ${formatMoney(r.amount)}${unit} recurs on ${when} and is forecast there`;

@@ -133,7 +133,8 @@ export interface ForecastFigures {
  * `text`, the sentence every output says it with:
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.18 is +18 %);
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month; with `weekday` (0
- *   Sunday … 6 Saturday), on the first such weekday of each month, next on day `dayOfMonth` (1–7);
+ *   Sunday … 6 Saturday), on the first such weekday of each month, next on day `dayOfMonth` (1–7); with `rolled`, a
+ *   day 29–31 billed on the next month's 1st after shorter months;
  * - `delay`: the charges of `day` arrived with the next day's;
  * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level;
  * - `step-trend`: the level's last `steps` steps went one way, by `ratio` each (1.15 is +15 %), and the
@@ -141,7 +142,14 @@ export interface ForecastFigures {
  */
 export type ForecastReasonFigure =
   | { kind: "step"; day: string; ratio: number; text: string }
-  | { kind: "day-of-month"; dayOfMonth: number; amount: number; weekday?: number; text: string }
+  | {
+      kind: "day-of-month";
+      dayOfMonth: number;
+      amount: number;
+      weekday?: number;
+      rolled?: boolean;
+      text: string;
+    }
   | { kind: "delay"; day: string; text: string }
   | { kind: "spike"; day: string; ratio: number; text: string }
   | { kind: "step-trend"; steps: number; ratio: number; text: string };

@@ -1061,3 +1061,119 @@ describe("forecastModel on a run of days off the level (session 11: offLevel)", 
     );
   });
 });
+
+describe("forecastModel on a month-end charge billed on time, its day's use with the next day (session 12)", () => {
+  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+  const domOf = (d: number) => new Date(d * 86_400_000).getUTCDate();
+  const FIRST = dayOf("2026-07-01");
+  /**
+   * From 1 July: `usage` a day (± `jitter`) and `charge` on the 30th; on `late` (a 30th) the day holds the charge
+   * alone, its use billed with the next day.
+   */
+  function bills(today: number, usage: number, charge: number, late: number): number[] {
+    const h = Array.from(
+      { length: today - FIRST },
+      (_, i) => usage * jitter(i) + (domOf(FIRST + i) === 30 ? charge : 0),
+    );
+    const i = late - FIRST;
+    if (i + 1 < h.length) {
+      h[i + 1] = h[i + 1]! + h[i]! - charge;
+      h[i] = charge;
+    }
+    return h;
+  }
+
+  it("keeps forecasting the charge after a month whose last day held it alone (its use came with the 1st)", () => {
+    // kolkata-devshop-midmonth/8408: 30 September held only its monitoring charge, the day's use came with
+    // 1 October; the charge's occurrence stood 0.6× under the others', so the charge was never read again
+    // and October and November were forecast without it (the previous model: no charge, 30 October ~100)
+    const today = dayOf("2026-10-20");
+    // (a charge under a day's use: the occurrence's excess is negative, not merely smaller)
+    const h = bills(today, 100, 60, dayOf("2026-09-30"));
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-10-31"));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 30 }));
+    expect(f.reasons).toContainEqual(expect.objectContaining({ kind: "delay", day: dayOf("2026-09-30") }));
+    const oct30 = dayOf("2026-10-30") - today;
+    expect(f.path[oct30]!.p50).toBeGreaterThan(150);
+    expect(f.path[oct30]!.p50).toBeLessThan(170);
+    // the 1st that carried the day is not read as a new level
+    for (const [i, d] of f.path.entries()) if (i !== oct30) expect(d.p50).toBeLessThan(106);
+  });
+
+  it("does not read a monthly item rolled to the next 1st as a last day's use moved (a quiet series)", () => {
+    // berlin-agency-quiet/8402: a backup plan of about a day's use on the 31st, rolled to the next 1st in
+    // shorter months: 30 April at its own use, 1 May a day's worth higher — the same shape as a day's use
+    // moved, but the last day is its own use, not the charge; June's last day carries nothing
+    const first = dayOf("2026-03-01");
+    const today = dayOf("2026-06-20");
+    const h = Array.from({ length: today - first }, (_, i) => {
+      const d = first + i;
+      const iso = new Date(d * 86_400_000).toISOString().slice(0, 10);
+      const item = iso === "2026-03-31" || iso === "2026-05-01" || iso === "2026-05-31" ? 120 : 0;
+      return 100 * jitter(i) + item;
+    });
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-06-30"));
+    expect(f.reasons).not.toContainEqual(
+      expect.objectContaining({ kind: "delay", day: dayOf("2026-04-30") }),
+    );
+    expect(f.path[dayOf("2026-06-30") - today]!.p50).toBeLessThan(110);
+  });
+
+  it("forecasts an item of the 31st on the next 1st where the history billed shorter months' there", () => {
+    // berlin-agency-quiet, nairobi-ngo-tiny: an item on the 31st rolled to the next 1st in 30-day months —
+    // 30 September at its own use, 1 October the item. Read on the month's last day it was never found (30
+    // September lacks it) or forecast on 30 November; the previous model: no charge, 1 December ~100
+    const first = dayOf("2026-08-01");
+    const today = dayOf("2026-11-20");
+    const item = new Set(["2026-08-31", "2026-10-01", "2026-10-31"]);
+    const h = Array.from({ length: today - first }, (_, i) => {
+      const iso = new Date((first + i) * 86_400_000).toISOString().slice(0, 10);
+      return 100 * jitter(i) + (item.has(iso) ? 300 : 0);
+    });
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-12-01"));
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31, rolled: true }),
+    );
+    expect(f.path[dayOf("2026-11-30") - today]!.p50).toBeLessThan(110);
+    expect(f.path[dayOf("2026-12-01") - today]!.p50).toBeGreaterThan(370);
+    // a charge of the 1st with a late month-end invoice (foreign2 agency-holiday: 30 September billed on 1
+    // October) is the 1st's, not one of the 31st rolled: every 1st holds it
+    const g = Array.from({ length: today - first }, (_, i) => {
+      const d = new Date((first + i) * 86_400_000);
+      const iso = d.toISOString().slice(0, 10);
+      if (iso === "2026-09-30") return 0;
+      return 100 * jitter(i) + (d.getUTCDate() === 1 ? 300 : 0) + (iso === "2026-10-01" ? 100 : 0);
+    });
+    const k = forecastModel(g, today).forecast(0, dayOf("2026-12-01"));
+    expect(k.reasons).toContainEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 1 }));
+    expect(k.path[dayOf("2026-11-30") - today]!.p50).toBeLessThan(110);
+    expect(k.path[dayOf("2026-12-01") - today]!.p50).toBeGreaterThan(370);
+  });
+
+  it("gives finite, ordered quantiles on any scale, charge and late month, fast", () => {
+    const cases = fc.record({
+      scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
+      charge: fc.double({ min: 0, max: 20, noNaN: true }),
+      late: fc.constantFrom("2026-07-30", "2026-08-30", "2026-09-30", "2026-10-30"),
+      asOf: fc.integer({ min: 0, max: 60 }),
+    });
+    fc.assert(
+      fc.property(cases, ({ scale, charge, late, asOf }) => {
+        const today = dayOf("2026-09-01") + asOf;
+        const h = bills(today, scale, charge * scale, dayOf(late));
+        const t0 = performance.now();
+        const f = forecastModel(h, today).forecast(0, today + 30);
+        expect(performance.now() - t0).toBeLessThan(200);
+        for (const q of f.remaining ? [f.remaining, ...f.path] : []) {
+          expect(Number.isFinite(q.p90)).toBe(true);
+          expect(q.p50).toBeGreaterThanOrEqual(0);
+          expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * Math.max(1, q.p90));
+        }
+        for (const r of f.reasons)
+          if (r.kind === "day-of-month") expect(Number.isFinite(r.amount) && r.amount > 0).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -86,6 +86,10 @@ describe("reasonText", () => {
     expect(reasonText({ kind: "day-of-month", dayOfMonth: 30, amount: -5 })).toBe(
       "a credit of about 5.00 recurs on the 30th of each month (the last day in shorter months) and is forecast there",
     );
+    // (rolled: billed on the next 1st after shorter months — session 12)
+    expect(reasonText({ kind: "day-of-month", dayOfMonth: 31, amount: 4.9, rolled: true })).toBe(
+      "a charge of about 4.90 recurs on the 31st of each month (the next month's 1st after shorter months) and is forecast there",
+    );
     expect(reasonText({ kind: "delay", day: "2026-12-31" }, { today: "2027-01-05" })).toBe(
       "the charges of 31 December 2026 arrived with 1 January's (read as one delay, not a drop and a spike)",
     );
@@ -99,6 +103,20 @@ describe("reasonText", () => {
 });
 
 describe("reasonFieldsOf", () => {
+  it("keeps `rolled` only where a charge of the 29th–31st may roll to the next 1st", () => {
+    const f = reasonFieldsOf(
+      [
+        { kind: "day-of-month", dayOfMonth: 31, amount: 4.9, rolled: true },
+        { kind: "day-of-month", dayOfMonth: 15, amount: 1.19, rolled: true },
+      ],
+      TODAY,
+    );
+    expect(f).toEqual([
+      { kind: "day-of-month", dayOfMonth: 31, amount: 4.9, rolled: true },
+      { kind: "day-of-month", dayOfMonth: 15, amount: 1.19 },
+    ]);
+  });
+
   it("writes the day as YYYY-MM-DD, the ratio to 3 decimals and the amount to cents", () => {
     expect(
       reasonFiguresOf(
