@@ -276,6 +276,35 @@ export function seriesMissPct(xs: readonly MonthSample[]): number {
   return (missed / bySeed.size) * 100;
 }
 
+/** The per-series coverage bounds of issue 20's check: p80 within 72–92 %, p90 at least 82 %. */
+export const PER_SERIES_COVERAGE = { p80Low: 72, p80High: 92, p90Low: 82 } as const;
+
+/**
+ * seriesCoverageMiss gives the share (%) of series (by seed) whose p80 coverage is under 72 % (`p80Low`) or
+ * over 92 % (`p80High`), and whose p90 coverage is under 82 % (`p90Low`): the check reads coverage per series.
+ */
+export function seriesCoverageMiss(xs: readonly MonthSample[]): {
+  p80Low: number;
+  p80High: number;
+  p90Low: number;
+} {
+  const bySeed = new Map<number, MonthSample[]>();
+  for (const x of xs) {
+    const g = bySeed.get(x.seed);
+    if (g) g.push(x);
+    else bySeed.set(x.seed, [x]);
+  }
+  const share = (test: (g: MonthSample[]) => boolean) =>
+    bySeed.size === 0 ? Number.NaN : ([...bySeed.values()].filter(test).length / bySeed.size) * 100;
+  const cov = (g: MonthSample[], under: (x: MonthSample) => boolean) =>
+    (g.filter(under).length / g.length) * 100;
+  return {
+    p80Low: share((g) => cov(g, (x) => x.under80) < PER_SERIES_COVERAGE.p80Low),
+    p80High: share((g) => cov(g, (x) => x.under80) > PER_SERIES_COVERAGE.p80High),
+    p90Low: share((g) => cov(g, (x) => x.under90) < PER_SERIES_COVERAGE.p90Low),
+  };
+}
+
 /** What a set of runway samples says. */
 export interface RunwaySummary {
   n: number;

@@ -19,6 +19,7 @@ import {
   type MonthSample,
   replay,
   replaySeries,
+  seriesCoverageMiss,
   seriesMissPct,
   summarizeMonth,
 } from "./evaluate";
@@ -56,6 +57,12 @@ function row(label: string, xs: readonly MonthSample[]): string {
   return `${label.padEnd(24)} ${String(m.n).padStart(5)} ${f2(m.medianAbsErrorPct.model).padStart(6)} ${f2(m.ratio["run-rate"]).padStart(6)} ${f2(m.ratio["trailing-mean"]).padStart(6)} ${f2(m.biasPct).padStart(6)} ${f1(m.coverageP80Pct).padStart(6)} ${f1(m.coverageP90Pct).padStart(6)}`;
 }
 
+/** coverageLine prints the per-series coverage misses: the shares of series with p80 < 72 or > 92 %, p90 < 82 %. */
+function coverageLine(xs: readonly MonthSample[]): string {
+  const c = seriesCoverageMiss(xs);
+  return `series coverage: p80 < 72 % ${f1(c.p80Low)} %, p80 > 92 % ${f1(c.p80High)} %, p90 < 82 % ${f1(c.p90Low)} %`;
+}
+
 function main(argv: string[]): void {
   const heldout = argv.includes("--heldout");
   const at = argv.indexOf("--corpus");
@@ -86,7 +93,9 @@ function main(argv: string[]): void {
     const miss = m.ratio["run-rate"] > 0.8 || m.ratio["trailing-mean"] > 0.85;
     seriesCount++;
     if (miss) misses++;
-    out(`${row(s.name, month)}${miss ? "  MISS" : ""}`);
+    const c = seriesCoverageMiss(month);
+    const cov = c.p80Low > 0 ? " p80<72" : c.p80High > 0 ? " p80>92" : "";
+    out(`${row(s.name, month)}${miss ? "  MISS" : ""}${cov}${c.p90Low > 0 ? " p90<82" : ""}`);
     if (detail && s.name.startsWith(detail))
       for (const x of month)
         out(
@@ -95,12 +104,14 @@ function main(argv: string[]): void {
   }
   out(row("POOLED", all));
   out(`series missing a per-series bound: ${misses}/${seriesCount}`);
+  out(coverageLine(all));
   if (corpusCount > 0) {
     const { month } = replay(corpus("tune", corpusCount), days);
     out(row(`corpus tune (${corpusCount})`, month));
     out(
       `corpus tune miss share (flat, short left out): ${f1(seriesMissPct(month.filter((x) => x.family !== "flat" && x.family !== "short-history")))} %`,
     );
+    out(coverageLine(month));
   }
 }
 

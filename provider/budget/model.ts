@@ -1319,7 +1319,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       const p50 = trend && q50 > 0 ? 1 + trend.share * (risky(0.5) / q50 - 1) : 1;
       if (trend && Math.abs(p50 - 1) >= 0.005)
         reasons.push({ kind: "step-trend", steps: trend.steps, ratio: trend.ratio });
-      const floor = longFloor(rawRatios);
+      const floor = longFloor(rawRatios, horizon);
       const p80 = Math.max(1, p50, widen(risky(0.8)), floor(0.8));
       const q = { p50, p80, p90: Math.max(p80, widen(risky(0.9)), floor(0.9)) };
       offLevel(q, rd.rawLevel, dailyRate);
@@ -1871,15 +1871,55 @@ const LONG_SPREAD = { p80: 1.3, p90: 1.4 };
 /**
  * longFloor gives the quantiles the intervals are at least: 1 + how far the long backtests' ratios (actual ÷
  * forecast on the days as they were, steps not scaled away) reach above their median (or 1, if lower), widened
- * by LONG_SPREAD. A series that stepped every two weeks, or whose last backtests were lucky, keeps the spread
- * its whole history showed at this horizon. Too few: no floor.
+ * by the series' own out-of-sample spread (`ownSpread`; LONG_SPREAD when it has too few checks). A series that
+ * stepped every two weeks, or whose last backtests were lucky, keeps the spread its whole history showed at
+ * this horizon. Too few: no floor.
  */
-function longFloor(ratios: number[]): (q: number) => number {
+function longFloor(ratios: number[], horizon: number): (q: number) => number {
   if (ratios.length < LONG_MIN) return () => 1;
   const s = sorted(ratios);
   const m = quantileOf(s, 0.5);
-  return (q) =>
-    1 + Math.max(0, quantileOf(s, q) - Math.min(1, m)) * (q > 0.85 ? LONG_SPREAD.p90 : LONG_SPREAD.p80);
+  const spread = ownSpread(ratios, horizon);
+  return (q) => 1 + Math.max(0, quantileOf(s, q) - Math.min(1, m)) * (q > 0.85 ? spread.p90 : spread.p80);
+}
+
+/** How many of the long backtests' own out-of-sample checks `ownSpread` reads at most, and needs at least. */
+const OWN_CHECKS = { max: 48, min: 6 };
+/**
+ * The quantiles of the out-of-sample needs `ownSpread` takes for p80 and p90 (tune splits, every day: 0.8 and
+ * 0.9 left p90 short on series whose errors run in months; 0.85 for p80 over-covered corpus trend, 90.3 %).
+ */
+const OWN_LEVEL = { p80: 0.8, p90: 0.93 };
+/** The largest spread `ownSpread` gives (a series whose backtests were all calm, then one wild). */
+const OWN_CAP = 4;
+
+/**
+ * ownSpread calibrates the long floor's spread on the series' own history, out of sample: at each long
+ * backtest (the most recent first, every quarter horizon), the floor from only the backtests whose days had
+ * ended by its origin, and how many times that floor's reach above the base the backtest's own ratio went
+ * (its need). The spread is the needs' 80th (p80) or 93rd (p90) percentile: a series whose errors come in runs
+ * (a month of growth, a season) gets a wider floor than its pooled backtests say, a calm one a narrower one.
+ * Too few checks: LONG_SPREAD.
+ */
+function ownSpread(ratios: number[], horizon: number): { p80: number; p90: number } {
+  const need80: number[] = [];
+  const need90: number[] = [];
+  const step = Math.max(1, Math.ceil(horizon / 4));
+  for (let k = 0; k + horizon + LONG_MIN <= ratios.length && need80.length < OWN_CHECKS.max; k += step) {
+    // (backtest k's origin is k days before the most recent one: those at k + horizon and beyond had ended)
+    const past = sorted(ratios.slice(k + horizon));
+    const base = Math.min(1, quantileOf(past, 0.5));
+    const over = ratios[k]! - base;
+    const d80 = quantileOf(past, 0.8) - base;
+    const d90 = quantileOf(past, 0.9) - base;
+    need80.push(d80 > 0 ? over / d80 : over > 0 ? OWN_CAP : 0);
+    need90.push(d90 > 0 ? over / d90 : over > 0 ? OWN_CAP : 0);
+  }
+  if (need80.length < OWN_CHECKS.min) return LONG_SPREAD;
+  return {
+    p80: Math.min(OWN_CAP, quantile(need80, OWN_LEVEL.p80)),
+    p90: Math.min(OWN_CAP, quantile(need90, OWN_LEVEL.p90)),
+  };
 }
 /** How the step rate read in the history is taken for the horizon's (tuned on the tune split). */
 const STEP_RISK = 1;

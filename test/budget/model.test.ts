@@ -1177,3 +1177,54 @@ describe("forecastModel on a month-end charge billed on time, its day's use with
     );
   });
 });
+
+describe("forecastModel's long floor calibrated on the series' own history (session 12: ownSpread)", () => {
+  /** 200 days at 100 a day (± `jitter`), from day `from` on in runs of `run` days at ×`high`, then `run` at ×1. */
+  const inRuns = (from: number, run: number, high: number, length = 200) =>
+    Array.from(
+      { length },
+      (_, i) => 100 * jitter(i) * (i >= from && Math.floor((i - from) / run) % 2 === 0 ? high : 1),
+    );
+
+  it("widens p80/p90 on a series whose errors come in runs its pooled backtests under-read", () => {
+    // the last 80 days alternate 12 days at +25 % and 12 at the level: the previous model's p80 was
+    // 1.11–1.12× p50 (its p90 1.16–1.23×) at 10–28 days ahead, under the +25 % a run brings
+    for (const ahead of [9, 19, 27]) {
+      const f = forecastModel(inRuns(120, 12, 1.25), MONDAY).forecast(0, MONDAY + ahead);
+      expect(f.remaining!.p80).toBeGreaterThanOrEqual(1.2 * f.remaining!.p50);
+      expect(f.remaining!.p90).toBeGreaterThanOrEqual(1.4 * f.remaining!.p50);
+    }
+  });
+
+  it("keeps a calm series narrow and p50 where it was", () => {
+    const calm = Array.from({ length: 200 }, (_, i) => 100 * jitter(i));
+    for (const ahead of [9, 19, 27]) {
+      const f = forecastModel(calm, MONDAY).forecast(0, MONDAY + ahead);
+      expect(f.remaining!.p50).toBeCloseTo(100 * (ahead + 1), -1);
+      expect(f.remaining!.p90).toBeLessThan(1.02 * f.remaining!.p50);
+    }
+  });
+
+  it("gives finite, ordered quantiles on any history in runs at any scale, fast", () => {
+    const histories = fc.record({
+      scale: fc.double({ min: 1e-3, max: 1e9, noNaN: true }),
+      length: fc.integer({ min: 14, max: 400 }),
+      from: fc.integer({ min: 0, max: 400 }),
+      run: fc.integer({ min: 1, max: 40 }),
+      high: fc.oneof(fc.constant(0), fc.double({ min: 0.01, max: 50, noNaN: true })),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(histories, ({ scale, length, from, run, high, ahead }) => {
+        const h = inRuns(from, run, high, length).map((x) => x * scale);
+        const t0 = performance.now();
+        const q = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead).remaining!;
+        expect(performance.now() - t0).toBeLessThan(200);
+        for (const v of [q.p50, q.p80, q.p90]) expect(Number.isFinite(v)).toBe(true);
+        expect(q.p80).toBeGreaterThanOrEqual(q.p50);
+        expect(q.p90).toBeGreaterThanOrEqual(q.p80);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
