@@ -485,6 +485,12 @@ function read(amounts: number[], firstDay: number): Reading {
     const r = runOf(i, j);
     return r.spreads(r.sum, c[j + 1]!);
   };
+  /** The first day p of the run i..j (i < p ≤ j) whose days p..j the catch-up j + 1 carries; j + 1 if none. */
+  const partialFrom = (i: number, j: number) => {
+    let p = i + 1;
+    while (p <= j && !spreadsOver(p, j)) p++;
+    return p;
+  };
   const held = recurringOnCatchUps(c, expected, noise, firstDay, near0);
   const lostDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
@@ -506,7 +512,9 @@ function read(amounts: number[], firstDay: number): Reading {
       break;
     }
     const { want, sum, spreads } = runOf(i, j);
-    if (spreads(sum, c[j + 1]!)) {
+    const whole = spreads(sum, c[j + 1]!);
+    const p = whole ? i : partialFrom(i, j);
+    if (whole) {
       // (a charge recurring on the catch-up's day of the month stays on it, for the charges below: only the
       // rest is spread over the delayed days — `recurringOnCatchUps`; a catch-up past the tolerance is left
       // to `movedTo`)
@@ -515,6 +523,16 @@ function read(amounts: number[], firstDay: number): Reading {
       for (let k = i; k <= j + 1; k++) c[k] = (rest * expected[k]!) / want;
       c[j + 1] = c[j + 1]! + sum - rest;
       reasons.push({ kind: "delay", day: firstDay + i });
+      caught++;
+    } else if (p <= j) {
+      // a catch-up carrying only the run's last days: the first ones were lost, the rest delayed (a day waived,
+      // then a weekend billed on Monday — foreign4-tune data-team/8606, October: three zeros in the level and
+      // the catch-up clipped as a spike, −12 %)
+      lost++;
+      for (let k = i; k < p; k++) if (near0(k)) lostDays.add(k);
+      const r = runOf(p, j);
+      for (let k = p; k <= j + 1; k++) c[k] = (r.sum * expected[k]!) / r.want;
+      reasons.push({ kind: "delay", day: firstDay + p });
       caught++;
     } else {
       lost++;
@@ -530,10 +548,19 @@ function read(amounts: number[], firstDay: number): Reading {
   // the last days near 0, in a series whose near-0 days are mostly caught up: their charges are still to come
   let pending = 0;
   const catchShare = caught >= 2 ? caught / (caught + lost) : 0;
+  // (a day to come is held at least at its weekday's usual day — the median of its last 4 occurrences not near
+  // 0: a weekday often delayed has a low typical amount, and the neighbours of the last days are the run's own
+  // zeros; foreign4-tune data-team/8606, a weekend held to Monday read as a step ×0.59 on 16 March)
+  const sameWeekday = (k: number) => {
+    const xs: number[] = [];
+    for (let d = k - DAY_WEEK; d >= 0 && xs.length < 4; d -= DAY_WEEK) if (!near0(d)) xs.push(c[d]!);
+    return xs.length >= 2 ? median(xs) : 0;
+  };
   if (catchShare > 0)
     for (let k = pendingFrom; k < n; k++) {
-      pending += catchShare * expected[k]!;
-      c[k] = expected[k]!;
+      const e = Math.max(expected[k]!, sameWeekday(k));
+      pending += catchShare * e;
+      c[k] = e;
     }
   // charges that recur on a day of the month: every occurrence (at least 2) well above its neighbours,
   // by about the same amount, the last within a month
