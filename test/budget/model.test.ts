@@ -1288,3 +1288,50 @@ describe("forecastModel on a run of zeros caught up only in part (session 12: a 
     );
   });
 });
+
+describe("forecastModel on a young series whose level moved in its first weeks (session 12: youngMove)", () => {
+  /** 30 days (no backtest at a month's horizon): 100 a day rising to 150 over the first 20, or holding. */
+  const ramp = Array.from({ length: 30 }, (_, i) => 100 * jitter(i) * (1 + 0.5 * Math.min(1, i / 20)));
+  const calm = Array.from({ length: 30 }, (_, i) => 100 * jitter(i));
+
+  it("widens p80/p90 by how far the level moved, past its noise", () => {
+    // the previous model: p80 1.04–1.05× p50, p90 1.05–1.07× (the fallback's independent days), where the
+    // foreign sets' young series needed ~1.4× (tune splits: their p80 covered 57–69 %)
+    for (const ahead of [9, 19, 27]) {
+      const f = forecastModel(ramp, MONDAY).forecast(0, MONDAY + ahead);
+      expect(f.backtests).toBe(0);
+      expect(f.remaining!.p80).toBeGreaterThanOrEqual(1.15 * f.remaining!.p50);
+      expect(f.remaining!.p90).toBeGreaterThanOrEqual(1.22 * f.remaining!.p50);
+    }
+  });
+
+  it("keeps a young series that held its level narrow, p50 where it was", () => {
+    for (const ahead of [9, 19, 27]) {
+      const f = forecastModel(calm, MONDAY).forecast(0, MONDAY + ahead);
+      expect(f.remaining!.p50).toBeCloseTo(100 * (ahead + 1), -1);
+      expect(f.remaining!.p90).toBeLessThan(1.03 * f.remaining!.p50);
+    }
+  });
+
+  it("gives finite, ordered quantiles on any young history that moved, at any scale, fast", () => {
+    const histories = fc.record({
+      scale: fc.double({ min: 1e-3, max: 1e9, noNaN: true }),
+      length: fc.integer({ min: 3, max: 60 }),
+      at: fc.integer({ min: 0, max: 60 }),
+      size: fc.oneof(fc.constant(0), fc.double({ min: 0.01, max: 50, noNaN: true })),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(histories, ({ scale, length, at, size, ahead }) => {
+        const h = Array.from({ length }, (_, i) => scale * 100 * jitter(i) * (i >= at ? size : 1));
+        const t0 = performance.now();
+        const q = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead).remaining!;
+        expect(performance.now() - t0).toBeLessThan(200);
+        for (const v of [q.p50, q.p80, q.p90]) expect(Number.isFinite(v)).toBe(true);
+        expect(q.p80).toBeGreaterThanOrEqual(q.p50);
+        expect(q.p90).toBeGreaterThanOrEqual(q.p80);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
