@@ -151,23 +151,6 @@ function recursAlike(excess: readonly number[], base: readonly number[], noise: 
   if (!excess.every((x, k) => x > Math.max(5 * noise, 0.3) * Math.max(base[k]!, 1e-9))) return false;
   return Math.min(...excess) >= 0.6 * Math.max(...excess);
 }
-/**
- * followsLevel is the test a charge that follows the bill passes where {@link recursAlike} refuses it (a share
- * of last month's, grown or shrunk with the level): each occurrence stands above its day as `recursAlike`
- * asks, and their shares of the level around them (`levelAround`: the day's expectation, its weekday's shape
- * out) are alike within 0.6×. Returns those shares, or null.
- */
-function followsLevel(
-  excess: readonly number[],
-  base: readonly number[],
-  idx: readonly number[],
-  levelAround: (i: number) => number,
-  noise: number,
-): number[] | null {
-  if (!excess.every((x, k) => x > Math.max(5 * noise, 0.3) * Math.max(base[k]!, 1e-9))) return null;
-  const shares = idx.map((i, k) => excess[k]! / Math.max(levelAround(i), 1e-9));
-  return Math.min(...shares) >= 0.6 * Math.max(...shares) ? shares : null;
-}
 /** The first day from `from` on that is anchored to `anchor` ({@link anchorsOf}; within 62 days, or `from`). */
 function nextOnAnchor(anchor: number, from: number): number {
   for (let d = from; d < from + 62; d++) if (anchorsOf(d).includes(anchor)) return d;
@@ -583,8 +566,6 @@ function read(amounts: number[], firstDay: number): Reading {
   // by about the same amount, the last within a month
   const charges = new Map<number, number>();
   const rolled = new Set<number>();
-  /** A day's expectation ÷ its weekday's robust factor: the level around it, its weekday's shape out. */
-  const levelAround = (i: number) => expected[i]! / typical[weekdayOf(firstDay + i)]!;
   if (n >= 28) {
     const byDom = daysByKey(n, firstDay, anchorsOf);
     // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
@@ -647,16 +628,8 @@ function read(amounts: number[], firstDay: number): Reading {
           rolled.add(dom);
         }
       }
-      // (a charge that follows the bill — a support plan at a share of last month's — grows and shrinks with
-      // the level: its occurrences alike as shares of the weekday-free level around them, forecast at their
-      // last two shares of the level now; each occurrence taken out at its own excess)
-      const shares = recursAlike(excess, base, noise)
-        ? undefined
-        : followsLevel(excess, base, idx, levelAround, noise);
-      if (shares === null) continue;
-      const amount = shares
-        ? ((shares[shares.length - 1]! + shares[shares.length - 2]!) / 2) * levelAround(n - 1)
-        : (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
+      if (!recursAlike(excess, base, noise)) continue;
+      const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
         const t = idx[k]!;
@@ -670,7 +643,7 @@ function read(amounts: number[], firstDay: number): Reading {
           }
           reasons.push({ kind: "delay", day: firstDay + i });
         }
-        c[t] = Math.max(0, c[t]! - (shares ? excess[k]! : amount));
+        c[t] = Math.max(0, c[t]! - amount);
       }
     }
   }
