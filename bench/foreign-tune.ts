@@ -99,7 +99,7 @@ function main(argv: string[]): void {
     if (detail && s.name.startsWith(detail))
       for (const x of month)
         out(
-          `   day ${x.day} model ${f1(x.error.model * 100)} rr ${f1(x.error["run-rate"] * 100)} ${x.under80 ? "" : ">p80"} ${x.under90 ? "" : ">p90"}`,
+          `   day ${x.day} model ${f1(x.error.model * 100)} rr ${f1(x.error["run-rate"] * 100)} trl ${f1(x.error["trailing-mean"] * 100)} ${x.under80 ? "" : ">p80"} ${x.under90 ? "" : ">p90"}`,
         );
   }
   out(row("POOLED", all));
