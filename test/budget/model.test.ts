@@ -1335,3 +1335,42 @@ describe("forecastModel on a young series whose level moved in its first weeks (
     );
   });
 });
+
+describe("forecastModel on a lone spike in a quiet series (session 12: the clipped day kept at a noise bound)", () => {
+  /** 84 days at 100 (± 2 %) before MONDAY, day `back` days ago at ×`times`. */
+  const spiked = (back: number, times: number) =>
+    Array.from({ length: 84 }, (_, i) => 100 * jitter(i) * (i === 84 - back ? times : 1));
+
+  it("keeps p50 within 2 % of the spike-free forecast and reads no step (a 50 % floor kept half a day in the level)", () => {
+    for (const times of [3, 5])
+      for (const back of [2, 5, 9, 13])
+        for (const ahead of [7, 14, 21]) {
+          const clean = forecastModel(spiked(back, 1), MONDAY).forecast(0, MONDAY + ahead);
+          const f = forecastModel(spiked(back, times), MONDAY).forecast(0, MONDAY + ahead);
+          const ratio = f.remaining!.p50 / clean.remaining!.p50;
+          expect(ratio, `×${times} ${back} days back, ${ahead} ahead`).toBeLessThan(1.02);
+          expect(ratio).toBeGreaterThan(0.99);
+          expect(f.reasons.filter((r) => r.kind === "step")).toEqual([]);
+        }
+  });
+
+  it("gives finite, ordered quantiles for any spike on any quiet or noisy series at any scale, fast", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 80 }),
+        fc.double({ min: 1.5, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e9, noNaN: true }),
+        fc.integer({ min: 0, max: 40 }),
+        (back, times, noise, scale, ahead) => {
+          const h = Array.from(
+            { length: 84 },
+            (_, i) => scale * (1 + (noise * (((i * 37) % 11) - 5)) / 5) * (i === 84 - back ? times : 1),
+          );
+          soundForecast(h, ahead);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
