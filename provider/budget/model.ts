@@ -730,6 +730,21 @@ function read(amounts: number[], firstDay: number): Reading {
       des[i] = des[i]! * Math.exp(-s);
     }
   let { at: cps, size } = changePoints(des);
+  // (an excursion under way, 2 days old or more, on a series whose level more often stayed where it went than
+  // came back — more steps read, either way, of at least half its size than excursions seen, either way, that
+  // lasted as long as it has — is a step more likely than not: its days are the level's, and the step is read
+  // as soon as the search can; a fleet stepping ±25–200 % every ~12 days, whose jump held back for its first
+  // four days as a burst ending: `stayedMoreOften`)
+  const on = exc.ongoing;
+  if (on && stayedMoreOften(on, size, n)) {
+    for (let i = on.from; i < n; i++) {
+      clipped[i] = clipped[i]! * Math.exp(on.size);
+      des[i] = des[i]! * Math.exp(on.size);
+    }
+    exc.days = exc.days.filter(([p]) => p !== on.from);
+    exc.ongoing = undefined;
+    ({ at: cps, size } = changePoints(des));
+  }
   // (a step read in the last STEP_FRESH days only through days clipped as spikes — with them at their
   // expectation the search finds none within 2 days of it — is not read yet: a charge and a spike's bound
   // in the last three days are not a new level)
@@ -1653,13 +1668,38 @@ function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Qu
  * in level-days, and the last days off the level the same way by half their mean size or more, no longer than the
  * longest seen, as one under way: expected to last the mean of the lengths seen as long beyond its age.
  */
+/**
+ * An excursion under way (`excursionsOf`): its excess over the level, the days it is expected to last yet, the
+ * day it began (an index into the history), its mean log size and how many excursions seen (either way) lasted
+ * at least its age.
+ */
+interface Ongoing {
+  excess: number;
+  days: number;
+  from: number;
+  size: number;
+  seen: number;
+}
+/**
+ * stayedMoreOften says whether an excursion under way (`on`, on a history of `n` days) is more likely a step:
+ * at least ONGOING_AGE days old, and more of the steps read (their log sizes `steps`) at least half its size
+ * than excursions seen that lasted as long as it has. Both counts come from the same history: the level's moves
+ * that stayed against those that came back. Tune splits (every day): foreign ml-training/7105 0.81/0.91 →
+ * 0.80/0.90×, foreign2 ml-lab-gpu/8103 0.79 → 0.80×; from the first day (no age bound) 8103 a miss (0.80×), with
+ * steps of any size too 0.82×; ties read as steps 0.82× (docs/FORECAST.md, session 12).
+ */
+function stayedMoreOften(on: Ongoing, steps: number[], n: number): boolean {
+  if (n - on.from < ONGOING_AGE) return false;
+  return steps.filter((v) => Math.abs(v) >= Math.abs(on.size) / 2).length > on.seen;
+}
+const ONGOING_AGE = 2;
 function excursionsOf(
   x: number[],
   firstDay: number,
 ): {
   days: [number, number, number][];
   mass: number[];
-  ongoing?: { excess: number; days: number };
+  ongoing?: Ongoing;
 } {
   const n = x.length;
   const y = new Float64Array(n);
@@ -1781,7 +1821,7 @@ function excursionsOf(
   }
   const days: [number, number, number][] = [];
   const mass: number[] = [];
-  let ongoing: { excess: number; days: number } | undefined;
+  let ongoing: Ongoing | undefined;
   for (const dir of [1, -1]) {
     const mine = found.filter((e) => Math.sign(e[2]) === dir);
     if (mine.length < EXC_SEEN) continue;
@@ -1834,7 +1874,13 @@ function excursionsOf(
       days.pop();
       continue;
     }
-    ongoing = { excess: Math.exp(s) - 1, days: longer.reduce((a, l) => a + l - age, 0) / longer.length };
+    ongoing = {
+      excess: Math.exp(s) - 1,
+      days: longer.reduce((a, l) => a + l - age, 0) / longer.length,
+      from,
+      size: s,
+      seen: found.filter(([p, q]) => q - p >= age).length,
+    };
   }
   return { days, mass, ongoing };
 }
