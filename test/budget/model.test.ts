@@ -1288,3 +1288,53 @@ describe("forecastModel on a run of zeros caught up only in part (session 12: a 
     );
   });
 });
+
+describe("forecastModel on a jump after a history of steps that stayed (session 12: stayedMoreOften)", () => {
+  /**
+   * 98 days to `today`: a fleet at 100, 160, 100, 170 and 110 a day (a change every 16 days, each one stayed),
+   * with bursts ×2.2 of 3 days (days 22, 72, 84) that came back, and the last `age` days ×`jump`.
+   */
+  function fleet(age: number, jump: number): number[] {
+    const levels: [number, number][] = [
+      [0, 100],
+      [16, 160],
+      [32, 100],
+      [48, 170],
+      [64, 110],
+    ];
+    return Array.from({ length: 98 }, (_, i) => {
+      let v = 0;
+      for (const [from, level] of levels) if (i >= from) v = level;
+      if ([22, 72, 84].some((a) => i >= a && i < a + 3)) v *= 2.2;
+      if (i >= 98 - age) v *= jump;
+      return v * jitter(i);
+    });
+  }
+
+  it("reads a jump 2–4 days old as the new level where the level's moves more often stayed than came back", () => {
+    const today = MONDAY + 3;
+    for (const age of [2, 3, 4]) {
+      const f = forecastModel(fleet(age, 2.2), today).forecast(0, today + 20);
+      // (the previous model held it as a burst ending — every one seen ended — 148, 140 and 180 a day for 242)
+      expect(f.remaining!.p50 / 21 / 242).toBeGreaterThan(0.84);
+      expect(f.remaining!.p50 / 21 / 242).toBeLessThan(1.12);
+    }
+  });
+
+  it("keeps a jump on a history of steps and bursts sound at any scale, size and age (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.01, max: 1e6, noNaN: true }),
+        fc.double({ min: 0.3, max: 4, noNaN: true }),
+        fc.integer({ min: 1, max: 6 }),
+        (scale, jump, age) => {
+          const h = fleet(age, jump).map((x) => x * scale);
+          const f = soundForecast(h, 20);
+          expect(f.remaining).not.toBeNull();
+          expect(f.remaining!.p50).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
