@@ -736,7 +736,7 @@ function read(amounts: number[], firstDay: number): Reading {
   // as soon as the search can; a fleet stepping ±25–200 % every ~12 days, whose jump held back for its first
   // four days as a burst ending: `stayedMoreOften`)
   const on = exc.ongoing;
-  if (on && stayedMoreOften(on, size, n)) {
+  if (on && stayedMoreOften(on, cps, size, n)) {
     for (let i = on.from; i < n; i++) {
       clipped[i] = clipped[i]! * Math.exp(on.size);
       des[i] = des[i]! * Math.exp(on.size);
@@ -1679,18 +1679,29 @@ interface Ongoing {
   from: number;
   size: number;
   seen: number;
+  longest: number;
 }
 /**
  * stayedMoreOften says whether an excursion under way (`on`, on a history of `n` days) is more likely a step:
- * at least ONGOING_AGE days old, and more of the steps read (their log sizes `steps`) at least half its size
- * than excursions seen that lasted as long as it has. Both counts come from the same history: the level's moves
- * that stayed against those that came back. Tune splits (every day): foreign ml-training/7105 0.81/0.91 →
- * 0.80/0.90×, foreign2 ml-lab-gpu/8103 0.79 → 0.80×; from the first day (no age bound) 8103 a miss (0.80×), with
- * steps of any size too 0.82×; ties read as steps 0.82× (docs/FORECAST.md, session 12).
+ * at least ONGOING_AGE days old, and more of the steps read (at `at`, log sizes `sizes`) at least half its size
+ * and with the level on both sides held longer than the longest excursion seen (moves that stayed, not a burst's
+ * edges read as steps) than excursions seen, either way, that lasted as long as it has. Both counts come from the
+ * same history: the level's moves that stayed against those that came back. Tune splits (every day): foreign
+ * ml-training/7105 0.81/0.91 → 0.80/0.90×, a burst grid unchanged; counting every step read, foreign2
+ * ml-lab-gpu/8103 0.79 → 0.80–0.82× (a miss) and ×2 3-day bursts every 12 days read as steps (+6 → +85 %)
+ * (docs/FORECAST.md, session 12).
  */
-function stayedMoreOften(on: Ongoing, steps: number[], n: number): boolean {
+function stayedMoreOften(on: Ongoing, at: number[], sizes: number[], n: number): boolean {
   if (n - on.from < ONGOING_AGE) return false;
-  return steps.filter((v) => Math.abs(v) >= Math.abs(on.size) / 2).length > on.seen;
+  let stayed = 0;
+  for (const [j, v] of sizes.entries())
+    if (
+      Math.abs(v) >= Math.abs(on.size) / 2 &&
+      (at[j + 1] ?? n) - at[j]! > on.longest &&
+      at[j]! - (at[j - 1] ?? 0) > on.longest
+    )
+      stayed++;
+  return stayed > on.seen;
 }
 const ONGOING_AGE = 2;
 function excursionsOf(
@@ -1880,6 +1891,7 @@ function excursionsOf(
       from,
       size: s,
       seen: found.filter(([p, q]) => q - p >= age).length,
+      longest: Math.max(...found.map(([p, q]) => q - p)),
     };
   }
   return { days, mass, ongoing };
