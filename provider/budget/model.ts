@@ -705,13 +705,17 @@ function read(amounts: number[], firstDay: number): Reading {
   };
   const spikes: number[] = [];
   const spiked = new Set<number>();
+  // (a spike's day kept under its bound: by how much, so that bursts are still judged at the bound)
+  const atCap = new Map<number, number>();
   const clipped = c.map((v, i) => {
     if (!high(i) || changeStarting(i) || !standsAround(i)) return v;
     const usual = usualDay(expected, typical, firstDay, i);
     reasons.push({ kind: "spike", day: firstDay + i, ratio: v / usual });
     spikes.push((v - capOf(i)) / usual);
     spiked.add(i);
-    return usual * (1 + Math.min(Math.max(6 * noise, 0.5), SPIKE_KEEP * noise));
+    const kept = usual * (1 + Math.min(Math.max(6 * noise, 0.5), SPIKE_KEEP * noise));
+    if (kept < capOf(i)) atCap.set(i, capOf(i) / kept);
+    return kept;
   });
   // steps, on the days ÷ robust weekday factors; earlier regimes are scaled to the last by the steps' sizes
   // (a growth the steps sit in is kept: the line candidate follows it)
@@ -723,13 +727,30 @@ function read(amounts: number[], firstDay: number): Reading {
   });
   // excursions: a level that left and came back (a step out, one back of about its size) is the level on
   // both sides, its days' excess a burst (or a lull) of the kind that comes again
-  const exc = excursionsOf(des, firstDay);
+  // (judged on the spikes' days at their bound: a burst's days kept near the level are no burst)
+  const exc = excursionsOf(atCap.size === 0 ? des : des.map((v, i) => v * (atCap.get(i) ?? 1)), firstDay);
   for (const [p, q, s] of exc.days)
     for (let i = p; i < q; i++) {
-      clipped[i] = clipped[i]! * Math.exp(-s);
-      des[i] = des[i]! * Math.exp(-s);
+      const back = (atCap.get(i) ?? 1) * Math.exp(-s);
+      clipped[i] = clipped[i]! * back;
+      des[i] = des[i]! * back;
     }
   let { at: cps, size } = changePoints(des);
+  // (an excursion under way, 2 days old or more, on a series whose level more often stayed where it went than
+  // came back — more steps read, either way, of at least half its size than excursions seen, either way, that
+  // lasted as long as it has — is a step more likely than not: its days are the level's, and the step is read
+  // as soon as the search can; a fleet stepping ±25–200 % every ~12 days, whose jump held back for its first
+  // four days as a burst ending: `stayedMoreOften`)
+  const on = exc.ongoing;
+  if (on && stayedMoreOften(on, cps, size, n)) {
+    for (let i = on.from; i < n; i++) {
+      clipped[i] = clipped[i]! * Math.exp(on.size);
+      des[i] = des[i]! * Math.exp(on.size);
+    }
+    exc.days = exc.days.filter(([p]) => p !== on.from);
+    exc.ongoing = undefined;
+    ({ at: cps, size } = changePoints(des));
+  }
   // (a step read in the last STEP_FRESH days only through days clipped as spikes — with them at their
   // expectation the search finds none within 2 days of it — is not read yet: a charge and a spike's bound
   // in the last three days are not a new level)
@@ -1686,13 +1707,49 @@ function spikesToCome(spikes: number[], n: number, levelDays: number[], days: Qu
  * in level-days, and the last days off the level the same way by half their mean size or more, no longer than the
  * longest seen, as one under way: expected to last the mean of the lengths seen as long beyond its age.
  */
+/**
+ * An excursion under way (`excursionsOf`): its excess over the level, the days it is expected to last yet, the
+ * day it began (an index into the history), its mean log size and how many excursions seen (either way) lasted
+ * at least its age.
+ */
+interface Ongoing {
+  excess: number;
+  days: number;
+  from: number;
+  size: number;
+  seen: number;
+  longest: number;
+}
+/**
+ * stayedMoreOften says whether an excursion under way (`on`, on a history of `n` days) is more likely a step:
+ * at least ONGOING_AGE days old, and more of the steps read (at `at`, log sizes `sizes`) at least half its size
+ * and with the level on both sides held longer than the longest excursion seen (moves that stayed, not a burst's
+ * edges read as steps) than excursions seen, either way, that lasted as long as it has. Both counts come from the
+ * same history: the level's moves that stayed against those that came back. Tune splits (every day): foreign
+ * ml-training/7105 0.81/0.91 → 0.80/0.90×, a burst grid unchanged; counting every step read, foreign2
+ * ml-lab-gpu/8103 0.79 → 0.80–0.82× (a miss) and ×2 3-day bursts every 12 days read as steps (+6 → +85 %)
+ * (docs/FORECAST.md, session 12).
+ */
+function stayedMoreOften(on: Ongoing, at: number[], sizes: number[], n: number): boolean {
+  if (n - on.from < ONGOING_AGE) return false;
+  let stayed = 0;
+  for (const [j, v] of sizes.entries())
+    if (
+      Math.abs(v) >= Math.abs(on.size) / 2 &&
+      (at[j + 1] ?? n) - at[j]! > on.longest &&
+      at[j]! - (at[j - 1] ?? 0) > on.longest
+    )
+      stayed++;
+  return stayed > on.seen;
+}
+const ONGOING_AGE = 2;
 function excursionsOf(
   x: number[],
   firstDay: number,
 ): {
   days: [number, number, number][];
   mass: number[];
-  ongoing?: { excess: number; days: number };
+  ongoing?: Ongoing;
 } {
   const n = x.length;
   const y = new Float64Array(n);
@@ -1814,7 +1871,7 @@ function excursionsOf(
   }
   const days: [number, number, number][] = [];
   const mass: number[] = [];
-  let ongoing: { excess: number; days: number } | undefined;
+  let ongoing: Ongoing | undefined;
   for (const dir of [1, -1]) {
     const mine = found.filter((e) => Math.sign(e[2]) === dir);
     if (mine.length < EXC_SEEN) continue;
@@ -1867,7 +1924,14 @@ function excursionsOf(
       days.pop();
       continue;
     }
-    ongoing = { excess: Math.exp(s) - 1, days: longer.reduce((a, l) => a + l - age, 0) / longer.length };
+    ongoing = {
+      excess: Math.exp(s) - 1,
+      days: longer.reduce((a, l) => a + l - age, 0) / longer.length,
+      from,
+      size: s,
+      seen: found.filter(([p, q]) => q - p >= age).length,
+      longest: Math.max(...found.map(([p, q]) => q - p)),
+    };
   }
   return { days, mass, ongoing };
 }
