@@ -1417,7 +1417,9 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const path = levelDays.map((l, i) => {
       const extra = chargeDays === levelDays ? 0 : chargeDays[i]!;
       const m = maybeDays?.[i] ?? { p50: 0, p80: 0, p90: 0 };
-      const p50 = l * q.p50 + extra + m.p50;
+      // (never under 0: a lull's excursions to come take their mass off a level already in one — a history
+      // alternating runs at 1 % of its level forecast −0.03 a day)
+      const p50 = Math.max(0, l * q.p50 + extra + m.p50);
       // (the spikes to come are in p50 only: p80 and p90 are never under it)
       const p80 = Math.max(p50, l * q.p80 + extra + m.p80);
       return { p50, p80, p90: Math.max(p80, l * q.p90 + extra + m.p90) };

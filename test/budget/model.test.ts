@@ -1219,12 +1219,7 @@ describe("forecastModel's long floor calibrated on the series' own history (sess
     fc.assert(
       fc.property(histories, ({ scale, length, from, run, high, ahead }) => {
         const h = inRuns(from, run, high, length).map((x) => x * scale);
-        const t0 = performance.now();
-        const q = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead).remaining!;
-        expect(performance.now() - t0).toBeLessThan(200);
-        for (const v of [q.p50, q.p80, q.p90]) expect(Number.isFinite(v)).toBe(true);
-        expect(q.p80).toBeGreaterThanOrEqual(q.p50);
-        expect(q.p90).toBeGreaterThanOrEqual(q.p80);
+        expect(soundForecast(h, ahead).remaining).not.toBeNull();
       }),
       { numRuns: 150 },
     );
@@ -1326,12 +1321,7 @@ describe("forecastModel on a young series whose level moved in its first weeks (
     fc.assert(
       fc.property(histories, ({ scale, length, at, size, ahead }) => {
         const h = Array.from({ length }, (_, i) => scale * 100 * jitter(i) * (i >= at ? size : 1));
-        const t0 = performance.now();
-        const q = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead).remaining!;
-        expect(performance.now() - t0).toBeLessThan(200);
-        for (const v of [q.p50, q.p80, q.p90]) expect(Number.isFinite(v)).toBe(true);
-        expect(q.p80).toBeGreaterThanOrEqual(q.p50);
-        expect(q.p90).toBeGreaterThanOrEqual(q.p80);
+        expect(soundForecast(h, ahead).remaining).not.toBeNull();
       }),
       { numRuns: 150 },
     );
@@ -1436,5 +1426,23 @@ describe("forecastModel on a jump after a history of steps that stayed (session 
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("forecastModel never forecasts a negative spend (session 12)", () => {
+  it("keeps every day's p50 at 0 or more on a history that alternates runs at 1 % of its level", () => {
+    // the lulls' mass to come was taken off a level already in one: −0.03 a day on the previous model
+    for (const run of [12, 14, 16])
+      for (const length of [101, 173])
+        for (const ahead of [0, 5, 20]) {
+          const h = Array.from(
+            { length },
+            (_, i) => 0.1 * jitter(i) * (Math.floor(i / run) % 2 === 0 ? 0.01 : 1),
+          );
+          const f = soundForecast(h, ahead);
+          expect(f.remaining!.p50, `runs of ${run}, ${length} days, ${ahead} ahead`).toBeGreaterThanOrEqual(
+            0,
+          );
+        }
   });
 });
