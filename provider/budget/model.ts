@@ -145,10 +145,14 @@ function daysByKey(
 /**
  * recursAlike is the test a recurring charge's occurrences pass: each one's excess over what its day expects
  * (`base`) stands above 5 noise sigmas and 30 % of the day, and the smallest is at least 0.6 of the largest
- * (about the same amount every time).
+ * (about the same amount every time). The sigmas fall with the occurrences seen — 4 for 3, 3 for 4 or more:
+ * noise puts one day over 3 sigmas now and then, never the same day of the month in four months running
+ * (an item of about a day on a series as noisy as 0.2 — foreign4 data-team/8606, a support plan on the 1st of
+ * 0.6–0.8 of a day — stood under 5 sigmas in every month; docs/FORECAST.md session 12).
  */
 function recursAlike(excess: readonly number[], base: readonly number[], noise: number): boolean {
-  if (!excess.every((x, k) => x > Math.max(5 * noise, 0.3) * Math.max(base[k]!, 1e-9))) return false;
+  const sigmas = Math.max(3, 7 - excess.length);
+  if (!excess.every((x, k) => x > Math.max(sigmas * noise, 0.3) * Math.max(base[k]!, 1e-9))) return false;
   return Math.min(...excess) >= 0.6 * Math.max(...excess);
 }
 /** The first day from `from` on that is anchored to `anchor` ({@link anchorsOf}; within 62 days, or `from`). */

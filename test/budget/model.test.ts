@@ -486,6 +486,58 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.path[aug1]!.p50 - f.path[aug1 - 1]!.p50).toBeLessThan(40);
   });
 
+  it("reads a charge of about a day on the same day of four months on a noisy series (under 5 noise sigmas)", () => {
+    // a noisy 100 a day (±33 %) and 90 more on the 15th of April–July: under 5 noise sigmas of the day every
+    // month, so the previous model found no charge; four months running is no noise (foreign4 data-team/8606,
+    // a support plan of 0.6–0.8 of a day on the 1st)
+    const today = dayNumber("2026-07-20");
+    const first = today - 112;
+    const noisy = (i: number) => 1 + (((i * 7919) % 101) - 50) / 150;
+    const history = Array.from({ length: 112 }, (_, i) => {
+      const dom = new Date((first + i) * 86_400_000).getUTCDate();
+      return 100 * noisy(i) + (dom === 15 ? 90 : 0);
+    });
+    const f = forecastModel(history, today).forecast(0, dayNumber("2026-08-20"));
+    const charge = f.reasons.find((r) => r.kind === "day-of-month");
+    expect(charge).toEqual(expect.objectContaining({ kind: "day-of-month", dayOfMonth: 15 }));
+    expect(charge && charge.kind === "day-of-month" && charge.amount).toBeGreaterThan(60);
+    expect(charge && charge.kind === "day-of-month" && charge.amount).toBeLessThan(110);
+    const aug15 = dayNumber("2026-08-15") - today;
+    expect(f.path[aug15]!.p50 - f.path[aug15 - 1]!.p50).toBeGreaterThan(50);
+  });
+
+  it("reads no monthly charge from noise alone, however noisy, in bounded time", () => {
+    // log-normal days (σ up to 0.5) and no charge: the lower floor for charges seen in 3+ months finds none
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.double({ min: 0.05, max: 0.5, noNaN: true }),
+        fc.integer({ min: 60, max: 150 }),
+        fc.integer({ min: 0, max: 30 }),
+        (seed, sd, n, shift) => {
+          let s = seed >>> 0;
+          const rnd = () => {
+            s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+            return s / 2 ** 32;
+          };
+          const gauss = () => {
+            let u = 0;
+            for (let k = 0; k < 6; k++) u += rnd();
+            return (u - 3) / Math.sqrt(0.5);
+          };
+          const history = Array.from({ length: n }, () => 100 * Math.exp(sd * gauss()));
+          const today = dayNumber("2026-07-20") + shift;
+          const t0 = performance.now();
+          const f = forecastModel(history, today).forecast(0, today + 20);
+          // (a few ms alone; the bound leaves room for the other test files' load on the same cores)
+          expect(performance.now() - t0).toBeLessThan(1_000);
+          expect(f.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
+        },
+      ),
+      { numRuns: 150, seed: 35 },
+    );
+  });
+
   it("reads a quiet weekend (a quarter of a weekday) billed on Monday as a delay, not a low weekend", () => {
     // 100 on weekdays, 25 on weekends (a dev fleet shelved); weekends 2 and 5 weeks ago arrive on Monday
     const start = MONDAY - 56;
