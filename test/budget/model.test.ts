@@ -1438,3 +1438,73 @@ describe("forecastModel on a jump after a history of steps that stayed (session 
     );
   });
 });
+
+describe("forecastModel on a monthly item seen once on the 29th or 30th of a longer month (session 12: seenOnce)", () => {
+  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+  /** Days `from` to before `today` at 100 (± 2 %), `charge` more on `on` (an ISO date). */
+  const history = (from: string, today: string, on: string, charge: number) =>
+    Array.from(
+      { length: dayOf(today) - dayOf(from) },
+      (_, i) => 100 * jitter(i) + (dayOf(from) + i === dayOf(on) ? charge : 0),
+    );
+
+  it("forecasts an item first billed on 30 July on 30 August, as one first billed on the 28th or the 31st", () => {
+    // foreign3 kolkata-devshop-midmonth/8408: a monitoring item first billed on 30 July, left out of August's
+    // p50 (the 29th–31st were read only as a month's last day): −2.8 % on every as-of day of August
+    for (const on of ["2026-07-28", "2026-07-29", "2026-07-30", "2026-07-31"]) {
+      const dom = Number(on.slice(8));
+      const today = dayOf("2026-08-10");
+      const end = dayOf("2026-08-31");
+      const clean = forecastModel(history("2026-07-01", "2026-08-10", on, 0), today).forecast(0, end);
+      const f = forecastModel(history("2026-07-01", "2026-08-10", on, 60), today).forecast(0, end);
+      const added = f.remaining!.p50 - clean.remaining!.p50;
+      expect(added, on).toBeGreaterThan(0.8 * 60);
+      expect(added, on).toBeLessThan(1.2 * 60);
+      // on its day: the 28th–30th on their own, the 31st on the month's last day (both 31 in August)
+      const at = dom - 10;
+      expect(f.path[at]!.p50 - clean.path[at]!.p50, on).toBeGreaterThan(0.8 * 60);
+    }
+  });
+
+  it("lands an item of the 30th on a shorter month's last day, and not on a day seen without it", () => {
+    // 30 January: February's last day carries it
+    const f = forecastModel(history("2026-01-01", "2026-02-10", "2026-01-30", 60), dayOf("2026-02-10"));
+    const clean = forecastModel(history("2026-01-01", "2026-02-10", "2026-01-30", 0), dayOf("2026-02-10"));
+    const end = dayOf("2026-02-28");
+    const p50 = (m: typeof f) => m.forecast(0, end).path.at(-1)!.p50;
+    expect(p50(f) - p50(clean)).toBeGreaterThan(0.8 * 60);
+    // 30 March with 28 February (its month before's last day) in the history, without it: not seen once
+    const seen = history("2026-02-20", "2026-04-05", "2026-03-30", 60);
+    const plain = history("2026-02-20", "2026-04-05", "2026-03-30", 0);
+    const a = forecastModel(seen, dayOf("2026-04-05")).forecast(0, dayOf("2026-04-30")).path.at(-1)!.p50;
+    const b = forecastModel(plain, dayOf("2026-04-05")).forecast(0, dayOf("2026-04-30")).path.at(-1)!.p50;
+    expect(a - b).toBeLessThan(0.5 * 60);
+  });
+
+  it("gives finite, ordered quantiles for an item on any late day at any scale, fast (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e9, noNaN: true }),
+        (start, back, charge, scale) => {
+          const today = dayOf("2026-01-01") + start;
+          const h = Array.from(
+            { length: 45 },
+            (_, i) => scale * (jitter(i) + (i === 44 - back ? charge : 0)),
+          );
+          const t0 = performance.now();
+          const f = forecastModel(h, today).forecast(0, today + 30);
+          expect(performance.now() - t0).toBeLessThan(200);
+          for (const q of [f.remaining!, ...f.path]) {
+            expect(Number.isFinite(q.p90)).toBe(true);
+            expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+            expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * Math.max(1, q.p90));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
