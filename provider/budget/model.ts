@@ -754,12 +754,24 @@ function read(amounts: number[], firstDay: number): Reading {
   // (a step read in the last STEP_FRESH days only through days clipped as spikes — with them at their
   // expectation the search finds none within 2 days of it — is not read yet: a charge and a spike's bound
   // in the last three days are not a new level)
+  // (nor one that stands only on a day far over the step's other days — a monthly charge under the spike
+  // bound, not read as one, on the last day: with it at their median no change is found; foreign3
+  // tokyo-saas/8401, licence seats of 30 % of a day on 2 July read as a step ×1.08 from 30 June, +8.5 %)
   if (cps.length > 0 && cps[cps.length - 1]! >= n - STEP_FRESH) {
     const last = cps[cps.length - 1]!;
     let leans = false;
     for (let i = last; i < n; i++) leans ||= spiked.has(i);
-    const calm = (v: number, i: number) => (spiked.has(i) && v > 0 ? (v * expected[i]!) / clipped[i]! : v);
-    if (leans && !changePoints(des.map(calm)).at.some((a) => Math.abs(a - last) <= 2)) {
+    // (a day of the month that stood as high a month before: a charge's, not a step's)
+    const chargeDay = (i: number) => {
+      const dom = anchorsOf(firstDay + i)[0]!;
+      for (let j = Math.max(0, i - 31); j <= i - 28; j++)
+        if (anchorsOf(firstDay + j).includes(dom)) return c[j]! - expected[j]! > 5 * noise * expected[j]!;
+      return false;
+    };
+    const over = overOthers(des, last, spiked, noise, chargeDay);
+    const calm = (v: number, i: number) =>
+      over.has(i) ? over.get(i)! : spiked.has(i) && v > 0 ? (v * expected[i]!) / clipped[i]! : v;
+    if ((leans || over.size > 0) && !changePoints(des.map(calm)).at.some((a) => Math.abs(a - last) <= 2)) {
       cps = cps.slice(0, -1);
       size = size.slice(0, -1);
     }
@@ -827,6 +839,32 @@ function read(amounts: number[], firstDay: number): Reading {
     ongoing: exc.ongoing,
   };
 }
+
+/**
+ * overOthers finds the days from `from` on (a fresh step's, `des` its days ÷ weekday factors) that stand over
+ * the median of the others — at least 2, neither idle nor clipped as spikes — by more than OVER_OTHERS noise
+ * sigmas: each such day → that median (what the step's days say without it).
+ */
+function overOthers(
+  des: number[],
+  from: number,
+  spiked: Set<number>,
+  noise: number,
+  chargeDay: (i: number) => boolean,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = from; i < des.length; i++) {
+    if (!chargeDay(i)) continue;
+    const others: number[] = [];
+    for (let k = from; k < des.length; k++) if (k !== i && des[k]! > 0 && !spiked.has(k)) others.push(des[k]!);
+    if (others.length < 2) continue;
+    const m = median(others);
+    if (des[i]! > m * (1 + OVER_OTHERS * noise)) out.set(i, m);
+  }
+  return out;
+}
+/** How many noise sigmas a fresh step's day stands over its other days to be read without it ({@link overOthers}). */
+const OVER_OTHERS = 5;
 
 /**
  * recurringOnCatchUps finds the charges a delay may carry: a day of the month (at least 2 occurrences, the
