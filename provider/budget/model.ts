@@ -856,7 +856,8 @@ function overOthers(
   for (let i = from; i < des.length; i++) {
     if (!chargeDay(i)) continue;
     const others: number[] = [];
-    for (let k = from; k < des.length; k++) if (k !== i && des[k]! > 0 && !spiked.has(k)) others.push(des[k]!);
+    for (let k = from; k < des.length; k++)
+      if (k !== i && des[k]! > 0 && !spiked.has(k)) others.push(des[k]!);
     if (others.length < 2) continue;
     const m = median(others);
     if (des[i]! > m * (1 + OVER_OTHERS * noise)) out.set(i, m);
