@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foreignSplit } from "../../bench/foreign";
+import { foreign3Split } from "../../bench/foreign3";
 import { forecastDays, forecastModel, localExpectation, weekdayOf } from "../../provider/budget/model";
 import { checkPeriodStart } from "../../provider/check";
 
@@ -1496,5 +1497,156 @@ describe("forecastModel never forecasts a negative spend (session 12)", () => {
             0,
           );
         }
+  });
+});
+
+describe("forecastModel on a monthly item seen once on the 29th or 30th of a longer month (session 12: seenOnce)", () => {
+  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+  /** Days `from` to before `today` at 100 (± 2 %), `charge` more on `on` (an ISO date). */
+  const history = (from: string, today: string, on: string, charge: number) =>
+    Array.from(
+      { length: dayOf(today) - dayOf(from) },
+      (_, i) => 100 * jitter(i) + (dayOf(from) + i === dayOf(on) ? charge : 0),
+    );
+
+  it("forecasts an item first billed on 30 July on 30 August, as one first billed on the 28th or the 31st", () => {
+    // foreign3 kolkata-devshop-midmonth/8408: a monitoring item first billed on 30 July, left out of August's
+    // p50 (the 29th–31st were read only as a month's last day): −2.8 % on every as-of day of August
+    for (const on of ["2026-07-28", "2026-07-29", "2026-07-30", "2026-07-31"]) {
+      const dom = Number(on.slice(8));
+      const today = dayOf("2026-08-10");
+      const end = dayOf("2026-08-31");
+      const clean = forecastModel(history("2026-07-01", "2026-08-10", on, 0), today).forecast(0, end);
+      const f = forecastModel(history("2026-07-01", "2026-08-10", on, 60), today).forecast(0, end);
+      const added = f.remaining!.p50 - clean.remaining!.p50;
+      expect(added, on).toBeGreaterThan(0.8 * 60);
+      expect(added, on).toBeLessThan(1.2 * 60);
+      // on its day: the 28th–30th on their own, the 31st on the month's last day (both 31 in August)
+      const at = dom - 10;
+      expect(f.path[at]!.p50 - clean.path[at]!.p50, on).toBeGreaterThan(0.8 * 60);
+    }
+  });
+
+  it("lands an item of the 30th on a shorter month's last day, and not on a day seen without it", () => {
+    // 30 January: February's last day carries it
+    const f = forecastModel(history("2026-01-01", "2026-02-10", "2026-01-30", 60), dayOf("2026-02-10"));
+    const clean = forecastModel(history("2026-01-01", "2026-02-10", "2026-01-30", 0), dayOf("2026-02-10"));
+    const end = dayOf("2026-02-28");
+    const p50 = (m: typeof f) => m.forecast(0, end).path.at(-1)!.p50;
+    expect(p50(f) - p50(clean)).toBeGreaterThan(0.8 * 60);
+    // 30 March with 28 February (its month before's last day) in the history, without it: not seen once
+    const seen = history("2026-02-20", "2026-04-05", "2026-03-30", 60);
+    const plain = history("2026-02-20", "2026-04-05", "2026-03-30", 0);
+    const a = forecastModel(seen, dayOf("2026-04-05")).forecast(0, dayOf("2026-04-30")).path.at(-1)!.p50;
+    const b = forecastModel(plain, dayOf("2026-04-05")).forecast(0, dayOf("2026-04-30")).path.at(-1)!.p50;
+    expect(a - b).toBeLessThan(0.5 * 60);
+  });
+
+  it("gives finite, ordered quantiles for an item on any late day at any scale, fast (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e9, noNaN: true }),
+        (start, back, charge, scale) => {
+          const today = dayOf("2026-01-01") + start;
+          const h = Array.from(
+            { length: 45 },
+            (_, i) => scale * (jitter(i) + (i === 44 - back ? charge : 0)),
+          );
+          const t0 = performance.now();
+          const f = forecastModel(h, today).forecast(0, today + 30);
+          expect(performance.now() - t0).toBeLessThan(200);
+          for (const q of [f.remaining!, ...f.path]) {
+            expect(Number.isFinite(q.p90)).toBe(true);
+            expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+            expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * Math.max(1, q.p90));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("forecastModel on a fresh step that stands only on a charge day (session 12: overOthers)", () => {
+  const DAY = 86_400_000;
+  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
+
+  it("reads no step from licence seats of 30 % of a day on the last day, under the spike bound (tokyo-saas/8401)", () => {
+    // foreign3 tokyo-saas/8401: licence seats on the 2nd (303 on a ~960 day; 233 in May, so not read as a
+    // recurring charge), 2 July the last day: the previous model read a step ×1.08–1.10 from 30 June–2 July
+    const s = foreign3Split("tune").find((x) => x.name === "tokyo-saas/8401")!;
+    const end = dayOf("2026-07-31");
+    for (const [iso, prev] of [
+      ["2026-07-03", 1.085],
+      ["2026-07-04", 1.092],
+      ["2026-07-05", 1.101],
+    ] as const) {
+      const today = dayOf(iso);
+      const from = dayOf(checkPeriodStart(new Date(today * DAY)));
+      const history = s.daily.slice(from - s.firstDay, today - s.firstDay);
+      let truth = 0;
+      let mtd = 0;
+      for (let d = dayOf("2026-07-01"); d <= end; d++) {
+        truth += s.daily[d - s.firstDay]!;
+        if (d < today) mtd += s.daily[d - s.firstDay]!;
+      }
+      const f = forecastModel(history, today).forecast(0, end);
+      expect(prev).toBeGreaterThan(1.08);
+      expect(Math.abs((mtd + f.remaining!.p50) / truth - 1), iso).toBeLessThan(0.04);
+      expect(
+        f.reasons.some((r) => r.kind === "step" && r.day >= dayOf("2026-06-28")),
+        iso,
+      ).toBe(false);
+    }
+  });
+
+  /** 84 days before `today` at 100 (± 2 %), `charge` more on each 2nd (half that two months back), the last `age` days ×`jump`. */
+  function stepped(today: number, age: number, jump: number, charge: number): number[] {
+    const first = today - 84;
+    return Array.from({ length: 84 }, (_, i) => {
+      const dom = new Date((first + i) * DAY).getUTCDate();
+      const extra = dom === 2 ? (i < 40 ? charge / 2 : charge) : 0;
+      return 100 * jitter(i) * (i >= 84 - age ? jump : 1) + extra;
+    });
+  }
+
+  it("still reads a real step whose last day is a charge day (the level within 12 %)", () => {
+    const today = dayOf("2026-07-03");
+    for (const jump of [1.2, 1.4, 0.7])
+      for (const age of [4, 5, 6]) {
+        const f = forecastModel(stepped(today, age, jump, 35), today).forecast(0, dayOf("2026-07-31"));
+        const steps = f.reasons.filter((r) => r.kind === "step" && r.day >= today - 8);
+        expect(steps.length, `×${jump}, ${age} days`).toBeGreaterThan(0);
+        expect(f.dailyRate / 100, `×${jump}, ${age} days`).toBeGreaterThan(jump * 0.88);
+        expect(f.dailyRate / 100, `×${jump}, ${age} days`).toBeLessThan(jump * 1.12);
+      }
+  });
+
+  it("gives finite, ordered quantiles for a step and a charge day at any scale, size and age, fast (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-6, max: 1e9, noNaN: true }),
+        fc.double({ min: 0.3, max: 4, noNaN: true }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.integer({ min: 0, max: 60 }),
+        (scale, jump, age, charge, shift) => {
+          const today = dayOf("2026-07-03") + shift;
+          const h = stepped(today, age, jump, charge).map((x) => x * scale);
+          const t0 = performance.now();
+          const f = forecastModel(h, today).forecast(0, today + 25);
+          expect(performance.now() - t0).toBeLessThan(200);
+          for (const q of [f.remaining!, ...f.path]) {
+            expect(Number.isFinite(q.p90)).toBe(true);
+            expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+            expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * Math.max(1, q.p90));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
