@@ -2093,7 +2093,10 @@ function ownSpread(ratios: number[], horizon: number): { p80: number; p90: numbe
   const past = Array.from(sorted(ratios.slice(from)));
   for (let t = ks.length - 1; t >= 0; t--) {
     const k = ks[t]!;
-    while (from > k + horizon) insertSorted(past, ratios[--from]!);
+    while (from > k + horizon) {
+      from -= 1;
+      insertSorted(past, ratios[from]!);
+    }
     const base = Math.min(1, quantileOf(past, 0.5));
     const over = ratios[k]! - base;
     const d80 = quantileOf(past, 0.8) - base;
