@@ -13,8 +13,9 @@
  *   npm run backtest:cli -- --quick           days 5, 11, 17, 23 only
  *   npm run backtest:cli -- --days all        every day from the 2nd to the month's end
  *   npm run backtest:cli -- --split heldout   foreign-heldout (or tune): bench/foreign.ts's splits
- *   npm run backtest:cli -- --set foreign3    with --split: another foreign set's (foreign2, foreign3, foreign4;
- *                                             foreign4's histories start in 2025: only 2026-03 on is checked)
+ *   npm run backtest:cli -- --set foreign3    with --split: another foreign set's (foreign2 … foreign5;
+ *                                             foreign4's and foreign5's histories start in 2025: only 2026-03
+ *                                             on is checked)
  *   npm run backtest:cli -- --no-timing       skip the 100-project timing
  *   npm run backtest:cli -- --json FILE       also write the figures as JSON
  */
@@ -30,6 +31,7 @@ import { billOn, type ForeignSeries, foreignSet, foreignSplit, monthsOf } from "
 import { foreign2Split } from "./foreign2";
 import { foreign3Split } from "./foreign3";
 import { foreign4Split } from "./foreign4";
+import { foreign5Split } from "./foreign5";
 import { interleave, median } from "./measure";
 
 const DAY_MS = 86_400_000;
@@ -376,9 +378,11 @@ async function main(): Promise<void> {
     foreign2: foreign2Split,
     foreign3: foreign3Split,
     foreign4: foreign4Split,
+    foreign5: foreign5Split,
   } as const;
   const set = arg("set") ?? "foreign";
-  if (!(set in sets)) throw new Error(`--set ${set}: use --set foreign, foreign2, foreign3 or foreign4`);
+  if (!(set in sets))
+    throw new Error(`--set ${set}: use --set foreign, foreign2, foreign3, foreign4 or foreign5`);
   if (set !== "foreign" && split === undefined)
     throw new Error(`--set ${set} needs --split tune or --split heldout`);
   const series = split ? sets[set as keyof typeof sets](split).slice(0, n) : foreignSet(n);

@@ -8,9 +8,10 @@
  * `--set foreign2` replays the second foreign set (bench/foreign2.ts: other mechanisms of real bills) instead
  * of the first, `--set foreign3` the third (bench/foreign3.ts: the issue's four mechanisms, in a team's time
  * zone), `--set foreign4` the fourth (bench/foreign4.ts: a priced catalogue and drawn events, histories from
- * 2025; only March–November 2026 is scored); `--heldout` then chooses the set's held-out split.
+ * 2025; only March–November 2026 is scored), `--set foreign5` the fifth (bench/foreign5.ts: bills made from
+ * demand through an autoscaler, histories from 2025); `--heldout` then chooses the set's held-out split.
  *
- *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3|foreign4] [--heldout] [--corpus 135] [--detail NAME] [--days all]
+ *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3|foreign4|foreign5] [--heldout] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
 import {
@@ -27,6 +28,7 @@ import { type ForeignSeries, foreignSplit, monthsOf } from "./foreign";
 import { foreign2Split } from "./foreign2";
 import { foreign3Split } from "./foreign3";
 import { foreign4Split } from "./foreign4";
+import { foreign5Split } from "./foreign5";
 
 /** The foreign sets `--set` chooses from, each with its tune and held-out splits. */
 const SETS = {
@@ -34,6 +36,7 @@ const SETS = {
   foreign2: foreign2Split,
   foreign3: foreign3Split,
   foreign4: foreign4Split,
+  foreign5: foreign5Split,
 } as const;
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -73,7 +76,7 @@ function main(argv: string[]): void {
   const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
   if (setName === undefined || !Object.hasOwn(SETS, setName)) {
     const what = setName === undefined ? "no set named" : `unknown set ${JSON.stringify(setName)}`;
-    process.stderr.write(`--set: ${what}; use foreign, foreign2, foreign3 or foreign4\n`);
+    process.stderr.write(`--set: ${what}; use foreign, foreign2, foreign3, foreign4 or foreign5\n`);
     process.exitCode = 2;
     return;
   }
