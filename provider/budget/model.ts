@@ -602,18 +602,26 @@ function read(amounts: number[], firstDay: number): Reading {
       // billed on the next 1st, its monthly item not: the day holds the charge alone, short of the others by
       // about a day, and the next day carries a day more than its own. Read as the charge and a delay; left
       // as it is, the charge was never found again — foreign3 kolkata-devshop-midmonth/8408, 30 September)
-      const bare = recursAlike(excess, base, noise) ? [] : usageMoved(c, expected, tol, excess, idx, days);
-      if (bare.length > 0) {
-        const alt = excess.map((x, k) => (bare.includes(k) ? c[idx[k]!]! : x));
-        if (recursAlike(alt, base, noise)) {
-          for (const k of bare) {
-            const i = idx[k]!;
-            c[i + 1] = Math.max(0, c[i + 1]! - expected[i]!);
-            c[i] = c[i]! + expected[i]!;
-            reasons.push({ kind: "delay", day: firstDay + i });
-          }
-          excess = alt;
+      /** The occurrences that hold the charge alone, their use with the next day ({@link usageMoved}), if so they recur. */
+      const bareOf = (o: ReturnType<typeof occurrences>) => {
+        if (recursAlike(o.excess, o.base, noise)) return undefined;
+        const bare = usageMoved(c, expected, tol, o.excess, o.idx, o.days);
+        const alt = o.excess.map((x, k) => (bare.includes(k) ? c[o.idx[k]!]! : x));
+        return bare.length > 0 && recursAlike(alt, o.base, noise) ? { bare, alt } : undefined;
+      };
+      /** Reads the bare occurrences' days as the charge and a delay of their use. */
+      const moveBare = (bare: number[], at: readonly number[]) => {
+        for (const k of bare) {
+          const i = at[k]!;
+          c[i + 1] = Math.max(0, c[i + 1]! - expected[i]!);
+          c[i] = c[i]! + expected[i]!;
+          reasons.push({ kind: "delay", day: firstDay + i });
         }
+      };
+      const b = bareOf({ days, idx, excess, base });
+      if (b) {
+        moveBare(b.bare, idx);
+        excess = b.alt;
       }
       // (a charge of the 29th–31st that a shorter month bills on the next 1st, not on its last day: read on
       // those 1sts where the shorter months' last days do not hold it, and the 1sts after full months do not
@@ -622,13 +630,19 @@ function read(amounts: number[], firstDay: number): Reading {
       if (dom >= 29 && dom <= 31 && !recursAlike(excess, base, noise)) {
         const moved = rolledDays(days, dom, firstDay, n);
         const r = moved && occurrences(moved);
+        // (an occurrence of a full month billed alone, its day's use on the next 1st, as above: that 1st holds
+        // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
+        const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
+        const held = r ? [...r.idx, ...(rb?.bare.map((k) => r.idx[k]! + 1) ?? [])] : [];
         if (
           r &&
           r.days.length >= 2 &&
-          recursAlike(r.excess, r.base, noise) &&
-          onlyAfterShorter(c, expected, firstDay, dom, median(r.excess))
+          (rb || recursAlike(r.excess, r.base, noise)) &&
+          onlyAfterShorter(c, expected, firstDay, dom, median(rb?.alt ?? r.excess), held)
         ) {
-          ({ days, idx, excess, base } = r);
+          if (rb) moveBare(rb.bare, r.idx);
+          ({ days, idx, base } = r);
+          excess = rb?.alt ?? r.excess;
           rolled.add(dom);
         }
       }
@@ -942,7 +956,9 @@ function rolledDays(days: readonly number[], dom: number, firstDay: number, n: n
 /**
  * onlyAfterShorter says whether the history's 1sts after a month of at least `dom` days (one at least, each
  * with its day before in the history) stand under half of `amount` above what they expect: an excess on the
- * 1sts after shorter months alone is a charge of the `dom`th rolled to the next month.
+ * 1sts after shorter months alone is a charge of the `dom`th rolled to the next month. A 1st that is itself
+ * one of the charge's occurrences (`held`: a full month's last day delayed to it, its charge with it) is not
+ * asked: it holds the charge of the day before (foreign3 berlin-agency-quiet/8302, 31 July billed on 1 August).
  */
 function onlyAfterShorter(
   c: readonly number[],
@@ -950,10 +966,12 @@ function onlyAfterShorter(
   firstDay: number,
   dom: number,
   amount: number,
+  held: readonly number[] = [],
 ): boolean {
   let seen = 0;
   for (let i = 1; i < c.length; i++) {
-    if (anchorsOf(firstDay + i)[0] !== 1 || anchorsOf(firstDay + i - 1)[0]! < dom) continue;
+    if (anchorsOf(firstDay + i)[0] !== 1 || anchorsOf(firstDay + i - 1)[0]! < dom || held.includes(i))
+      continue;
     if (c[i]! - expected[i]! >= 0.5 * amount) return false;
     seen++;
   }

@@ -1205,6 +1205,45 @@ describe("forecastModel on a month-end charge billed on time, its day's use with
     expect(k.path[dayOf("2026-12-01") - today]!.p50).toBeGreaterThan(370);
   });
 
+  it("reads an item of the 31st as rolled though a full month's last day came with the next 1st", () => {
+    // foreign3 berlin-agency-quiet/8302: a backup plan on the 31st, rolled to 1 May and 1 July, and 31 July
+    // billed on 1 August with its own day's use. That 1st after a full month holds the charge of the 31st it
+    // carries, not one of the 1st: the previous model read no roll and forecast the item on 30 September
+    const first = dayOf("2026-03-01");
+    const today = dayOf("2026-09-20");
+    const item = new Set(["2026-03-31", "2026-05-01", "2026-05-31", "2026-07-01", "2026-08-31"]);
+    const h = Array.from({ length: today - first }, (_, i) => {
+      const iso = new Date((first + i) * 86_400_000).toISOString().slice(0, 10);
+      if (iso === "2026-07-31") return 0;
+      if (iso === "2026-08-01") return 100 * jitter(i) + 100 * jitter(i - 1) + 300;
+      return 100 * jitter(i) + (item.has(iso) ? 300 : 0);
+    });
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-10-01"));
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31, rolled: true }),
+    );
+    expect(f.path[dayOf("2026-09-30") - today]!.p50).toBeLessThan(110);
+    expect(f.path[dayOf("2026-10-01") - today]!.p50).toBeGreaterThan(370);
+  });
+
+  it("reads an item of the 31st as rolled though a full month's last day was billed alone", () => {
+    // foreign3 berlin-agency-quiet/8302: 31 July billed alone, its day's use on 1 August (an item of about a
+    // day): the 31st of August is forecast its item (the previous model read no charge: 31 July short of the
+    // others, the 1st after a full month a day higher, read as a charge of the 1st)
+    const quiet = new Set(["2026-05-31", "2026-07-01", "2026-07-31"]);
+    const g = Array.from({ length: dayOf("2026-08-20") - dayOf("2026-05-20") }, (_, i) => {
+      const iso = new Date((dayOf("2026-05-20") + i) * 86_400_000).toISOString().slice(0, 10);
+      if (iso === "2026-07-31") return 120;
+      if (iso === "2026-08-01") return 100 * jitter(i) + 100 * jitter(i - 1);
+      return 100 * jitter(i) + (quiet.has(iso) ? 120 : 0);
+    });
+    const k = forecastModel(g, dayOf("2026-08-20")).forecast(0, dayOf("2026-09-01"));
+    expect(k.reasons).toContainEqual(
+      expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31, rolled: true }),
+    );
+    expect(k.path[dayOf("2026-08-31") - dayOf("2026-08-20")]!.p50).toBeGreaterThan(190);
+  });
+
   it("gives finite, ordered quantiles on any scale, charge and late month, fast", () => {
     const cases = fc.record({
       scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
