@@ -1689,3 +1689,45 @@ describe("forecastModel on a fresh step that stands only on a charge day (sessio
     );
   });
 });
+
+describe("forecastModel on a young history that grows by steps (session 13: RUN_RATE_SLOPE)", () => {
+  // foreign-tune migration-october/7109: a fleet moved in by steps of +45, +57 and +19 % in its first days
+  const s = foreignSplit("tune").find((x) => x.name === "migration-october/7109")!;
+  const lastDay = Date.UTC(2026, 9, 31) / 86_400_000;
+
+  it("covers the rest of its first month at p90 on most of its 6th–11th days (run-rate branch)", () => {
+    let covered = 0;
+    for (let k = 6; k <= 11; k++) {
+      const today = s.firstDay + k;
+      const f = forecastModel(s.daily.slice(0, k), today).forecast(0, lastDay);
+      let truth = 0;
+      for (let d = today; d <= lastDay; d++) truth += s.daily[d - s.firstDay]!;
+      expect(f.method).toBe("run-rate");
+      if (f.remaining!.p90 >= truth) covered++;
+    }
+    // (the model of session 12: 1 of 6, its p90 0.77–0.92× the truth)
+    expect(covered).toBeGreaterThanOrEqual(4);
+  });
+
+  it("leaves a short history without a growth standing out of its noise as narrow as before (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 13 }),
+        fc.double({ min: 0.01, max: 1e6, noNaN: true }),
+        fc.integer({ min: 1, max: 31 }),
+        (n, scale, horizon) => {
+          const a = Array.from({ length: n }, (_, i) => scale * jitter(i));
+          const t0 = performance.now();
+          const r = forecastModel(a, MONDAY).forecast(0, MONDAY + horizon - 1).remaining!;
+          expect(performance.now() - t0).toBeLessThan(200);
+          expect(Number.isFinite(r.p90)).toBe(true);
+          expect(r.p50).toBeLessThanOrEqual(r.p80);
+          expect(r.p80).toBeLessThanOrEqual(r.p90);
+          // ±2 % noise over `horizon` days: p90 within 10 % of p50
+          expect(r.p90).toBeLessThanOrEqual(r.p50 * 1.1 + 1e-9);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
