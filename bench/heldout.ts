@@ -23,6 +23,7 @@ import { asCorpus } from "./foreign-tune";
 import { foreign2Split } from "./foreign2";
 import { foreign3Split } from "./foreign3";
 import { foreign4Split } from "./foreign4";
+import { foreign5Split } from "./foreign5";
 
 /** The held-out series the test replays: the first 135 (15 per family). */
 export const HELDOUT_CHECK_COUNT = 135;
@@ -102,7 +103,7 @@ export function heldoutFigures(count: number = HELDOUT_CHECK_COUNT): HeldoutFigu
 }
 
 /**
- * foreignHeldoutFigures replays the held-out splits of the foreign sets (bench/foreign.ts, foreign2.ts, foreign3.ts, foreign4.ts:
+ * foreignHeldoutFigures replays the held-out splits of the foreign sets (bench/foreign.ts, foreign2.ts, foreign3.ts, foreign4.ts, foreign5.ts:
  * bills from generators the model was not written for; the held-out seeds were never tuned on) on every day
  * from the 2nd to the month's end, and returns each set's figures (rounded to 4 decimals).
  */
@@ -112,6 +113,7 @@ export function foreignHeldoutFigures(): Record<string, ForeignFigures> {
     foreign2: foreign2Split("heldout"),
     foreign3: foreign3Split("heldout"),
     foreign4: foreign4Split("heldout"),
+    foreign5: foreign5Split("heldout"),
   };
   const out: Record<string, ForeignFigures> = {};
   for (const [name, series] of Object.entries(sets)) {

@@ -73,7 +73,7 @@ describe("the forecast on the foreign held-out sets (bills from generators the m
     now = foreignHeldoutFigures();
   }, 120_000);
 
-  it.each(["foreign", "foreign2", "foreign3", "foreign4"])(
+  it.each(["foreign", "foreign2", "foreign3", "foreign4", "foreign5"])(
     "%s: no more series miss the checker's bounds, pooled not worse",
     (name) => {
       const b = baseline.foreign?.[name];
