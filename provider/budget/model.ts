@@ -1111,6 +1111,13 @@ const SINCE_MAX = 56;
 /** Origins the candidates are weighed on, and the horizon (days) at most. */
 const WEIGH_ORIGINS = 42;
 const WEIGH_HORIZON = 14;
+/**
+ * The weighing origins before the last step read count MEMORY_FACTOR of their recency weight, from MEMORY_DELAY
+ * days after the step: they judged the candidates on a level that is gone (tune split, every day: foreign2
+ * retail-migration/8105 0.85 → 0.79×, foreign3 tokyo-saas/8301 0.86 → 0.83× the trailing mean; docs/FORECAST.md).
+ */
+const MEMORY_FACTOR = 0.3;
+const MEMORY_DELAY = 3;
 
 /**
  * One candidate forecaster: a trailing mean of `days`, a line through the last `days`, or the mean of the
@@ -1313,12 +1320,14 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const se = Array(c.count).fill(0) as number[];
     let k = 0;
     let wsum = 0;
+    const before = stepKnown(r!);
     for (let o = n - h; o >= 14 && k < WEIGH_ORIGINS; o--, k++) {
       let act = 0;
       for (let i = o; i < o + h; i++) act += r!.actual[i]!;
       // recent origins count more: one WEIGH_HORIZON older, half (after a change too small to read as a
-      // step, the windows that follow it win sooner; tune split: series missing a bound 35.8 → 34.5 %)
-      const ow = 0.5 ** (k / WEIGH_HORIZON);
+      // step, the windows that follow it win sooner; tune split: series missing a bound 35.8 → 34.5 %);
+      // those before the last step read, MEMORY_FACTOR of that
+      const ow = 0.5 ** (k / WEIGH_HORIZON) * (o < before ? MEMORY_FACTOR : 1);
       wsum += ow;
       for (let j = 0; j < c.count; j++) {
         const e = Math.log((c.sum(j, o, o, o + h) + 1e-6) / (act + 1e-6));
@@ -1330,6 +1339,15 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const made = w.map((x) => x / total);
     weights.set(h, made);
     return made;
+  }
+
+  /**
+   * The origin before which the candidates' backtests weigh MEMORY_FACTOR of their recency: the last step
+   * read, from MEMORY_DELAY days after it, when the level since it could know it (0: none).
+   */
+  function stepKnown(rd: Reading): number {
+    const s = rd.steps.length > 0 ? rd.steps[rd.steps.length - 1]! : 0;
+    return s > 0 && n - s >= MEMORY_DELAY ? s : 0;
   }
 
   /**
