@@ -1309,7 +1309,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
    * The candidates' weights for a horizon: the inverse of their mean squared log error in backtests, each
    * origin's error weighed by its recency (half-life `WEIGH_HORIZON` origins). The error is judged partly
    * against the days with spikes and bursts clipped (`cleanActual`): by the share of the best candidate's
-   * squared error that the clipped part explains at that horizon, a property of the series' own history.
+   * squared error (their mean) that the clipped part explains at that horizon, a property of the series' own history.
    */
   function weightsFor(c: Candidates, horizon: number): number[] {
     const h = Math.min(horizon, WEIGH_HORIZON);
@@ -1341,12 +1341,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
         sc[j] = sc[j]! + ow * (e - d) ** 2;
       }
     }
-    // scored on the days without it by the share of the best candidate's error it explains: where bursts
-    // and swings shared by every candidate drown their differences, the level's own error decides (foreign5
-    // game-backend/8708 1.03 → 0.94× the trailing mean); where they are little of it, as billed (judged on
-    // the cleaned level alone, a growing fleet's line took more weight: foreign saas-growing/7206 0.75 → 0.87×)
-    const best = Math.min(...se);
-    const mix = best > 0 ? Math.min(1, dd / best) : 0;
+    // scored on the days without it by the share of the candidates' mean squared error it explains: where
+    // bursts and swings shared by every candidate drown their differences, the level's own error decides
+    // (foreign5 game-backend/8708 1.03 → 0.95× the trailing mean); where they are little of it, as billed
+    // (judged on the cleaned level alone, or by the share of the best candidate's error, a growing fleet's
+    // line took more weight: foreign saas-growing/7206 0.75 → 0.87×, 0.84×)
+    const mean = se.reduce((a, b) => a + b, 0) / se.length;
+    const mix = mean > 0 ? Math.min(1, dd / mean) : 0;
     const loss = se.map((s, j) => (1 - mix) * s + mix * sc[j]!);
     const w = k === 0 ? unweighed(c.count) : loss.map((s) => 1 / (s / wsum + 1e-4) ** WEIGHT_POWER);
     const total = w.reduce((a, b) => a + b, 0);
