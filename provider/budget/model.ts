@@ -184,6 +184,8 @@ interface Reading {
   /** `level` and `actual` as the days were, earlier regimes not scaled to the last (for the intervals). */
   rawLevel: number[];
   rawActual: number[];
+  /** `actual` with spikes and bursts clipped, as the candidates forecast it (the weights' second score). */
+  cleanActual: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
   /**
@@ -846,6 +848,7 @@ function read(amounts: number[], firstDay: number): Reading {
     actual: c.map((v, i) => v * scale[i]!),
     rawLevel,
     rawActual: c,
+    cleanActual: clipped.map((v, i) => v * scale[i]!),
     charges,
     rolled,
     pending,
@@ -1311,30 +1314,51 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
 
   /**
    * The candidates' weights for a horizon: the inverse of their mean squared log error in backtests, each
-   * origin's error weighed by its recency (half-life `WEIGH_HORIZON` origins).
+   * origin's error weighed by its recency (half-life `WEIGH_HORIZON` origins). The error is judged partly
+   * against the days with spikes and bursts clipped (`cleanActual`): by the share of the best candidate's
+   * squared error (their mean) that the clipped part explains at that horizon, a property of the series' own history.
    */
   function weightsFor(c: Candidates, horizon: number): number[] {
     const h = Math.min(horizon, WEIGH_HORIZON);
     const known = weights.get(h);
     if (known) return known;
     const se = Array(c.count).fill(0) as number[];
+    const sc = Array(c.count).fill(0) as number[];
+    let dd = 0;
     let k = 0;
     let wsum = 0;
     const before = stepKnown(r!);
     for (let o = n - h; o >= 14 && k < WEIGH_ORIGINS; o--, k++) {
       let act = 0;
-      for (let i = o; i < o + h; i++) act += r!.actual[i]!;
+      let cln = 0;
+      for (let i = o; i < o + h; i++) {
+        act += r!.actual[i]!;
+        cln += r!.cleanActual[i]!;
+      }
       // recent origins count more: one WEIGH_HORIZON older, half (after a change too small to read as a
       // step, the windows that follow it win sooner; tune split: series missing a bound 35.8 → 34.5 %);
       // those before the last step read, MEMORY_FACTOR of that
       const ow = 0.5 ** (k / WEIGH_HORIZON) * (o < before ? MEMORY_FACTOR : 1);
       wsum += ow;
+      // the part of the days the level does not forecast (spikes, bursts; the model adds those to come
+      // separately), and each candidate's error against the days without it
+      const d = Math.log((cln + 1e-6) / (act + 1e-6));
+      dd += ow * d * d;
       for (let j = 0; j < c.count; j++) {
         const e = Math.log((c.sum(j, o, o, o + h) + 1e-6) / (act + 1e-6));
         se[j] = se[j]! + ow * e * e;
+        sc[j] = sc[j]! + ow * (e - d) ** 2;
       }
     }
-    const w = k === 0 ? unweighed(c.count) : se.map((s) => 1 / (s / wsum + 1e-4) ** WEIGHT_POWER);
+    // scored on the days without it by the share of the candidates' mean squared error it explains: where
+    // bursts and swings shared by every candidate drown their differences, the level's own error decides
+    // (foreign5 game-backend/8708 1.03 → 0.95× the trailing mean); where they are little of it, as billed
+    // (judged on the cleaned level alone, or by the share of the best candidate's error, a growing fleet's
+    // line took more weight: foreign saas-growing/7206 0.75 → 0.87×, 0.84×)
+    const mean = se.reduce((a, b) => a + b, 0) / se.length;
+    const mix = mean > 0 ? Math.min(1, dd / mean) : 0;
+    const loss = se.map((s, j) => (1 - mix) * s + mix * sc[j]!);
+    const w = k === 0 ? unweighed(c.count) : loss.map((s) => 1 / (s / wsum + 1e-4) ** WEIGHT_POWER);
     const total = w.reduce((a, b) => a + b, 0);
     const made = w.map((x) => x / total);
     weights.set(h, made);
