@@ -263,7 +263,7 @@ export function localExpectation(
  * less their common slope's rise between them where that slope stands out of their noise (`SLOPE_T`
  * standard errors), so that scaling the earlier regimes keeps a growth the steps sit in.
  */
-function changePoints(x: number[]): { at: number[]; size: number[] } {
+function changePoints(x: number[]): { at: number[]; size: number[]; sigma: number } {
   const n = x.length;
   const cnt = [0];
   const sy = [0];
@@ -390,7 +390,7 @@ function changePoints(x: number[]): { at: number[]; size: number[] } {
     const drifts = se > 0 ? Math.abs(g) > SLOPE_T * se : g !== 0;
     return R.mean - L.mean - (drifts ? g * (R.centre - L.centre) : 0);
   });
-  return { at, size };
+  return { at, size, sigma };
 }
 
 /**
@@ -755,7 +755,7 @@ function read(amounts: number[], firstDay: number): Reading {
       clipped[i] = clipped[i]! * back;
       des[i] = des[i]! * back;
     }
-  let { at: cps, size } = changePoints(des);
+  let { at: cps, size, sigma: stepNoise } = changePoints(des);
   // (an excursion under way, 2 days old or more, on a series whose level more often stayed where it went than
   // came back — more steps read, either way, of at least half its size than excursions seen, either way, that
   // lasted as long as it has — is a step more likely than not: its days are the level's, and the step is read
@@ -794,6 +794,21 @@ function read(amounts: number[], firstDay: number): Reading {
     if ((leans || over.size > 0) && !changePoints(des.map(calm)).at.some((a) => Math.abs(a - last) <= 2)) {
       cps = cps.slice(0, -1);
       size = size.slice(0, -1);
+    }
+  }
+  // a fresh last level (FRESH_OFF_MIN..STEP_FRESH days) with one day short of the line through its other days
+  // — a holiday or an outage among a step's few days — is sized with that day on the line: the step's size is
+  // the mean of its few days, and one day well under them moves it (foreign3 kolkata-devshop-midmonth/8308, a
+  // decommission and a holiday two days later read ×0.77 for ×0.86). Judged against the line through the other
+  // days and their own scatter about it, not their mean: a fleet growing or shrinking within its fresh days, or
+  // wobbling by more than the series' noise, has no day off (docs/FORECAST.md session 13, wt-fc47).
+  if (cps.length > 0 && n - cps[cps.length - 1]! >= FRESH_OFF_MIN && n - cps[cps.length - 1]! <= STEP_FRESH) {
+    const off = offLine(des, cps[cps.length - 1]!, spiked, stepNoise);
+    if (off) {
+      const moved = [...des];
+      moved[off.i] = off.v;
+      const re = changePoints(moved);
+      if (re.at.length === cps.length && re.at.every((a, j) => a === cps[j])) size = re.size;
     }
   }
   const scale = Array(n).fill(1) as number[];
@@ -887,6 +902,67 @@ function overOthers(
 }
 /** How many noise sigmas a fresh step's day stands over its other days to be read without it ({@link overOthers}). */
 const OVER_OTHERS = 5;
+
+/**
+ * offLine finds the day from `from` on (a fresh level's, `des` its days ÷ weekday factors; idle days and spikes
+ * left out, at least 4 days) that stands furthest under the straight line (log) through the others, when by more
+ * than FRESH_OFF standard errors of that line's forecast for it — the larger of `sigma` (the series' log noise)
+ * and the others' own scatter about their line: its index and the line's value there.
+ */
+function offLine(
+  des: number[],
+  from: number,
+  spiked: Set<number>,
+  sigma: number,
+): { i: number; v: number } | undefined {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let k = from; k < des.length; k++)
+    if (des[k]! > 0 && !spiked.has(k)) {
+      xs.push(k - from);
+      ys.push(Math.log(des[k]!));
+    }
+  if (xs.length < 4) return undefined;
+  let best: { i: number; v: number } | undefined;
+  let bestT = FRESH_OFF;
+  for (let j = 0; j < xs.length; j++) {
+    let m = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let k = 0; k < xs.length; k++)
+      if (k !== j) {
+        m++;
+        sx += xs[k]!;
+        sy += ys[k]!;
+      }
+    const mx = sx / m;
+    const my = sy / m;
+    let sxx = 0;
+    let sxy = 0;
+    for (let k = 0; k < xs.length; k++)
+      if (k !== j) {
+        sxx += (xs[k]! - mx) ** 2;
+        sxy += (xs[k]! - mx) * (ys[k]! - my);
+      }
+    const g = sxx > 0 ? sxy / sxx : 0;
+    const d = xs[j]! - mx;
+    const at = my + g * d;
+    let rss = 0;
+    for (let k = 0; k < xs.length; k++) if (k !== j) rss += (ys[k]! - my - g * (xs[k]! - mx)) ** 2;
+    const own = Math.max(sigma, Math.sqrt(rss / (m - 2)));
+    const se = own * Math.sqrt(1 + 1 / m + (sxx > 0 ? (d * d) / sxx : 0));
+    const t = (at - ys[j]!) / se;
+    if (t > bestT) {
+      bestT = t;
+      best = { i: from + xs[j]!, v: Math.exp(at) };
+    }
+  }
+  return best;
+}
+/** A fresh level's day under the line through its others by this many standard errors is sized on it ({@link offLine}). */
+const FRESH_OFF = 4;
+/** …when the level is at least this many days old. */
+const FRESH_OFF_MIN = 3;
 
 /**
  * recurringOnCatchUps finds the charges a delay may carry: a day of the month (at least 2 occurrences, the

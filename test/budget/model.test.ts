@@ -1829,3 +1829,46 @@ describe("forecastModel's weights on a level that wanders under bursts (session 
     );
   });
 });
+
+describe("forecastModel on a fresh step with one day short of it (session 13: offLine)", () => {
+  /** 84 days at 100 (± `jitter`), `step` × from day 78 on, the fresh day `78 + at` at `depth` of it (a holiday). */
+  const holiday = (step: number, at: number, depth: number, scale = 1) =>
+    Array.from(
+      { length: 84 },
+      (_, i) => scale * (i < 78 ? 100 : 100 * step) * jitter(i) * (i === 78 + at ? depth : 1),
+    );
+
+  it("sizes a −14 % step by its other days, not their mean with the holiday (kolkata-devshop-midmonth/8308)", () => {
+    // the previous model read ×0.81 and ×0.79 (the holiday's −40 % over 6 days), and ~81 and ~79 a day to come
+    for (const at of [1, 4]) {
+      const f = forecastModel(holiday(0.86, at, 0.6), MONDAY).forecast(0, MONDAY + 19);
+      const steps = f.reasons.filter((r) => r.kind === "step");
+      expect(steps).toHaveLength(1);
+      expect(Math.abs((steps[0] as { ratio: number }).ratio - 0.86)).toBeLessThan(0.015);
+      expect(f.remaining!.p50 / 20).toBeGreaterThan(82.5);
+    }
+  });
+
+  it("leaves a fresh level that shrinks day by day sized on all its days (no day short of the line)", () => {
+    // a fleet shrinking 3 % a day after a −14 % step: its last day is under the mean, on the line
+    const h = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 86 * 0.97 ** (i - 78)) * jitter(i));
+    const old = forecastModel(h, MONDAY).forecast(0, MONDAY + 19);
+    expect(old.reasons.filter((r) => r.kind === "step")).toHaveLength(1);
+    expect((old.reasons.find((r) => r.kind === "step") as { ratio: number }).ratio).toBeLessThan(0.86);
+  });
+
+  it("keeps a fresh step with a day short of it sound and quick at any size, day, depth and scale (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.6, max: 1.6, noNaN: true }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.double({ min: 0.2, max: 1, noNaN: true }),
+        fc.constantFrom(0.01, 1, 1e6),
+        (step, at, depth, scale) => {
+          soundForecast(holiday(step, at, depth, scale), 19);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
