@@ -702,13 +702,20 @@ function read(amounts: number[], firstDay: number): Reading {
   // (the run goes on while its days stay over the bound of its first day: the last days' neighbours are only
   // before them, the run's own days among them, and lift their expectation — a step's third day is not a
   // burst ending)
+  // (the first day's bound carried to each later day's weekday: a run begun on a quiet Sunday does not go on
+  // through a Tuesday at its usual level — foreign5 saas-crm/8804, an incident of 8–9 March read as a step
+  // ×2.6 on the 11th, +70 %)
+  const weekdayShare = (i: number) => {
+    const f = typical[weekdayOf(firstDay + i)]!;
+    return f < IDLE_WEEKDAY ? 1 : f;
+  };
   const changeStarting = (i: number) => {
     if (!high(i - 1) && !high(i + 1)) return false;
     let s = i;
     while (high(s - 1)) s--;
-    const cap0 = capOf(s);
+    const cap0 = capOf(s) / weekdayShare(s);
     let j = i;
-    while (j + 1 < n && (high(j + 1) || c[j + 1]! > cap0)) j++;
+    while (j + 1 < n && (high(j + 1) || c[j + 1]! > cap0 * weekdayShare(j + 1))) j++;
     return j === n - 1;
   };
   // (and charges moved between neighbouring days — a delay read as a weekday's shape, a weekday usually 0

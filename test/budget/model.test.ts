@@ -1872,3 +1872,44 @@ describe("forecastModel on a fresh step with one day short of it (session 13: of
     );
   });
 });
+
+describe("forecastModel on an incident that began on a quiet weekday (session 13: a run's bound by weekday)", () => {
+  // today a Wednesday: 84 days ending Tuesday, weekdays 100, Saturdays 40, Sundays 20 (± `jitter`)
+  const today = MONDAY + 2;
+  const usual = (d: number) => [20, 100, 100, 100, 100, 100, 40][weekdayOf(d)]!;
+  /** The usual week with the Sunday at `sun` × and the Monday at `mon` × of their own, the Tuesday after as usual. */
+  const incident = (sun: number, mon: number, scale = 1) =>
+    Array.from({ length: 84 }, (_, i) => {
+      const d = today - 84 + i;
+      return scale * usual(d) * jitter(i) * (i === 81 ? sun : i === 82 ? mon : 1);
+    });
+  const truth = (ahead: number) =>
+    Array.from({ length: ahead + 1 }, (_, k) => usual(today + k)).reduce((a, b) => a + b);
+
+  it("reads a Sunday ×7 and a Monday ×1.8 followed by a usual Tuesday as one-offs, not a step (saas-crm/8804)", () => {
+    // the previous model went on through the Tuesday (over the Sunday's bound, not over its own) and read a
+    // step ×2.33 on the Sunday: +146 % on the days to come
+    const f = forecastModel(incident(7, 1.8), today).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step")).toHaveLength(0);
+    expect(Math.abs(f.remaining!.p50 / truth(19) - 1)).toBeLessThan(0.05);
+  });
+
+  it("keeps an incident of any height on a quiet weekday sound and quick at any scale (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 20, noNaN: true }),
+        fc.double({ min: 0.5, max: 5, noNaN: true }),
+        fc.constantFrom(0.01, 1, 1e6),
+        (sun, mon, scale) => {
+          const t0 = performance.now();
+          const f = forecastModel(incident(sun, mon, scale), today).forecast(0, today + 19);
+          expect(performance.now() - t0).toBeLessThan(200);
+          const q = f.remaining!;
+          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
+          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
