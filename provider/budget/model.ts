@@ -1398,8 +1398,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   /**
    * The candidates' weights for a horizon: the inverse of their mean squared log error in backtests, each
    * origin's error weighed by its recency (half-life `WEIGH_HORIZON` origins). The error is judged partly
-   * against the days with spikes and bursts clipped (`cleanActual`): by the share of the best candidate's
-   * squared error (their mean) that the clipped part explains at that horizon, a property of the series' own history.
+   * against the days with spikes and bursts clipped (`cleanActual`): by the share of the candidates' mean squared
+   * error that the clipped part explains at that horizon, a property of the series' own history.
    */
   function weightsFor(c: Candidates, horizon: number): number[] {
     const h = Math.min(horizon, WEIGH_HORIZON);
