@@ -77,7 +77,15 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         ) {
           // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)
           // (rolled: a day 29–31 billed on the next 1st after shorter months)
-          if (r.weekday === undefined)
+          // (businessDay: the month's last or first Monday–Friday, next on day dayOfMonth)
+          if (r.businessDay === "last" || r.businessDay === "first")
+            out.push({
+              kind: "day-of-month",
+              dayOfMonth: r.dayOfMonth,
+              amount: cents(r.amount),
+              businessDay: r.businessDay,
+            });
+          else if (r.weekday === undefined)
             out.push({
               kind: "day-of-month",
               dayOfMonth: r.dayOfMonth,
@@ -136,7 +144,8 @@ function change(ratio: number): string {
  * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there" (on
  *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months, or
  *   "(the next month's 1st after shorter months)" when `rolled`; "the
- *   first Monday of each month" with a `weekday`)
+ *   first Monday of each month" with a `weekday`; "the last business day of each month (Monday–Friday; next on
+ *   the 30th)" with `businessDay`)
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
  * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
@@ -153,7 +162,9 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
     case "day-of-month": {
       // (from the 29th on, a charge falls on the month's last day in shorter months; the 31st is that day)
       const when =
-        r.weekday !== undefined
+        r.businessDay !== undefined
+          ? `the ${r.businessDay} business day of each month (Monday–Friday; next on the ${ordinal(r.dayOfMonth)})`
+          : r.weekday !== undefined
           ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
           : r.rolled === true && r.dayOfMonth >= 29
             ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
