@@ -165,14 +165,14 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
         r.businessDay !== undefined
           ? `the ${r.businessDay} business day of each month (Monday–Friday; next on the ${ordinal(r.dayOfMonth)})`
           : r.weekday !== undefined
-          ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
-          : r.rolled === true && r.dayOfMonth >= 29
-            ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
-            : r.dayOfMonth >= 31
-              ? "the last day of each month"
-              : r.dayOfMonth >= 29
-                ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
-                : `the ${ordinal(r.dayOfMonth)} of each month`;
+            ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
+            : r.rolled === true && r.dayOfMonth >= 29
+              ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
+              : r.dayOfMonth >= 31
+                ? "the last day of each month"
+                : r.dayOfMonth >= 29
+                  ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
+                  : `the ${ordinal(r.dayOfMonth)} of each month`;
       return r.amount < 0
         ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on ${when} and is forecast there`
         : `a charge of about ${formatMoney(r.amount)}${unit} recurs on ${when} and is forecast there`;
