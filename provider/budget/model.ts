@@ -600,7 +600,11 @@ function read(amounts: number[], firstDay: number): Reading {
     const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
       Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
     for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
-      if (onDays.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - onDays[onDays.length - 1]! > 31) continue;
+      if (
+        onDays.length < (dom < FIRST_WEEKDAY || dom >= LAST_BUSINESS ? 2 : 3) ||
+        n - 1 - onDays[onDays.length - 1]! > 31
+      )
+        continue;
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
       const occurrences = (days: number[]) => {
         // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days

@@ -436,6 +436,18 @@ describe("forecastModel per series (issue 20)", () => {
       for (const [i, d] of f.path.entries()) if (i !== at("2026-10-30")) expect(d.p50).toBeLessThan(110);
     });
 
+    it("is read from two occurrences: as of 31 March, the 12 weeks hold Fridays 30 January and 27 February only", () => {
+      // (foreign5 saas-crm/8804 as of 31 March: a support contract of ~4.7k, forecast 4,833 for 11,385 that day)
+      const march31 = dayNumber("2026-03-31");
+      const h = Array.from({ length: 84 }, (_, i) => {
+        const d = march31 - 84 + i;
+        return 100 * shape(d) * jitter(i) + (lastBusiness(d) ? 900 : 0);
+      });
+      const f = soundForecast(h, 0, march31);
+      expect(f.reasons).toContainEqual(expect.objectContaining({ dayOfMonth: 31, businessDay: "last" }));
+      expect(f.path[0]!.p50).toBeGreaterThan(100 + 800);
+    });
+
     it("is forecast on the first business day (2 November, the 1st a Sunday)", () => {
       const f = soundForecast(series(firstBusiness, 900), at("2026-11-05"), today);
       expect(f.reasons).toContainEqual(
