@@ -597,8 +597,11 @@ function read(amounts: number[], firstDay: number): Reading {
     // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
     // read once, on the 1st — taken out, its first Mondays no longer stand above their neighbours; a first
     // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
-    const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
-      Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
+    // (but the last business day before the 29th–31st: where every month-end seen was a business day both fit,
+    // and the first month whose last business day comes before its last day tells them apart on the day it
+    // comes — read as the 31st's, the charge billed on Friday the 30th is forecast again on Saturday the 31st)
+    const rank = (k: number) => (k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0);
+    const weekdayLast = (p: [number, number[]], q: [number, number[]]) => rank(p[0]) - rank(q[0]);
     for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
       if (
         onDays.length < (dom < FIRST_WEEKDAY || dom >= LAST_BUSINESS ? 2 : 3) ||

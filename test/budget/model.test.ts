@@ -448,6 +448,19 @@ describe("forecastModel per series (issue 20)", () => {
       expect(f.path[0]!.p50).toBeGreaterThan(100 + 800);
     });
 
+    it("is not forecast again on a Saturday 31st once billed on Friday the 30th", () => {
+      // (as of 31 October: 31 August and 30 September were both the month's last day and its last business day;
+      // read as a charge of the 31st, it was forecast on Saturday too, a second time in October)
+      const oct31 = dayNumber("2026-10-31");
+      const h = Array.from({ length: 84 }, (_, i) => {
+        const d = oct31 - 84 + i;
+        return 100 * shape(d) * jitter(i) + (lastBusiness(d) ? 900 : 0);
+      });
+      const f = soundForecast(h, 0, oct31);
+      expect(f.reasons).toContainEqual(expect.objectContaining({ dayOfMonth: 30, businessDay: "last" }));
+      expect(f.path[0]!.p50).toBeLessThan(40);
+    });
+
     it("is forecast on the first business day (2 November, the 1st a Sunday)", () => {
       const f = soundForecast(series(firstBusiness, 900), at("2026-11-05"), today);
       expect(f.reasons).toContainEqual(
