@@ -461,6 +461,28 @@ describe("forecastModel per series (issue 20)", () => {
       expect(f.path[0]!.p50).toBeLessThan(40);
     });
 
+    it("keeps any such charge, at any scale and any as-of day, sound and quick (property)", () => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 0.01, max: 1e6, noNaN: true }),
+          fc.double({ min: -5, max: 50, noNaN: true }),
+          fc.integer({ min: 0, max: 400 }),
+          fc.integer({ min: 20, max: 120 }),
+          fc.boolean(),
+          (scale, charge, shift, n, last) => {
+            const to = dayNumber("2025-06-01") + shift;
+            const h = Array.from({ length: n }, (_, i) => {
+              const d = to - n + i;
+              const on = last ? lastBusiness(d) : firstBusiness(d);
+              return Math.max(0, scale * (shape(d) * jitter(i) + (on ? charge : 0)));
+            });
+            soundForecast(h, 31, to);
+          },
+        ),
+        { numRuns: 120, seed: 51 },
+      );
+    });
+
     it("is forecast on the first business day (2 November, the 1st a Sunday)", () => {
       const f = soundForecast(series(firstBusiness, 900), at("2026-11-05"), today);
       expect(f.reasons).toContainEqual(
