@@ -77,8 +77,11 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         ) {
           // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)
           // (rolled: a day 29–31 billed on the next 1st after shorter months)
-          // (businessDay: the month's last or first Monday–Friday, next on day dayOfMonth)
-          if (r.businessDay === "last" || r.businessDay === "first")
+          // (businessDay: the month's last or first Monday–Friday, next on day dayOfMonth — the 26th–31st, the 1st–3rd)
+          if (
+            (r.businessDay === "last" && r.dayOfMonth >= 26) ||
+            (r.businessDay === "first" && r.dayOfMonth <= 3)
+          )
             out.push({
               kind: "day-of-month",
               dayOfMonth: r.dayOfMonth,

@@ -129,13 +129,15 @@ describe("reasonFieldsOf", () => {
     ]);
   });
 
-  it("keeps `businessDay` only when it is `last` or `first`, without `weekday` or `rolled` beside it", () => {
+  it("keeps `businessDay` only as `last` (26th–31st) or `first` (1st–3rd), without `weekday` or `rolled` beside it", () => {
     const f = reasonFieldsOf(
       [
         { kind: "day-of-month", dayOfMonth: 30, amount: 4700, businessDay: "last", rolled: true, weekday: 5 },
         { kind: "day-of-month", dayOfMonth: 2, amount: 12, businessDay: "first" },
         { kind: "day-of-month", dayOfMonth: 3, amount: 5, businessDay: "<script>" as "last" },
         { kind: "day-of-month", dayOfMonth: 32, amount: 5, businessDay: "last" },
+        { kind: "day-of-month", dayOfMonth: 15, amount: 6, businessDay: "last" },
+        { kind: "day-of-month", dayOfMonth: 4, amount: 7, businessDay: "first" },
       ],
       TODAY,
     );
@@ -143,6 +145,8 @@ describe("reasonFieldsOf", () => {
       { kind: "day-of-month", dayOfMonth: 30, amount: 4700, businessDay: "last" },
       { kind: "day-of-month", dayOfMonth: 2, amount: 12, businessDay: "first" },
       { kind: "day-of-month", dayOfMonth: 3, amount: 5 },
+      { kind: "day-of-month", dayOfMonth: 15, amount: 6 },
+      { kind: "day-of-month", dayOfMonth: 4, amount: 7 },
     ]);
   });
 
