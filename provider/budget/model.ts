@@ -115,7 +115,9 @@ const FIRST_BUSINESS = 40;
  * also every later one up to 31 — a charge "on the 31st" (the month's last day) falls on the 30th in April
  * and on the 28th in February, as monthly billing does. A charge keyed 31 is the month's last day's. On the
  * month's first seven days also the first of its weekday (`FIRST_WEEKDAY` + weekday): a charge on the first
- * Monday moves between the 1st and the 7th from month to month.
+ * Monday moves between the 1st and the 7th from month to month. On the month's last (first) Monday–Friday also
+ * `LAST_BUSINESS` (`FIRST_BUSINESS`): a charge billed on the last business day moves to Friday the 29th or 30th
+ * when the month ends on a weekend.
  */
 function anchorsOf(day: number): readonly number[] {
   let out = ANCHORS.get(day);

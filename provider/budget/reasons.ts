@@ -36,7 +36,8 @@ const dayOk = (x: unknown, today: number): x is number =>
  * reasonFieldsOf turns the model's reasons into figures: a day as `YYYY-MM-DD`, a ratio to 3 decimals, an
  * amount to cents. A reason that cannot be said truthfully is left out — an unknown kind, a ratio that is
  * not a positive finite number, a day that is not a whole day from 1970 to `today`, a day of the month
- * outside 1–31, a weekday that is not a whole 0–6 (or with a day of the month past the 7th), an amount that
+ * outside 1–31, a weekday that is not a whole 0–6 (or with a day of the month past the 7th), a `businessDay`
+ * that is not `last` on the 26th–31st or `first` on the 1st–3rd (said as a plain day of the month), an amount that
  * is not finite or rounds to 0 — and at most {@link MAX_REASONS} are kept,
  * the latest.
  * @internal
