@@ -19,7 +19,8 @@ export interface Quantiles {
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month and is forecast there
  *   (from the 29th, on the month's last day in shorter months: 31 is every month's last day; with `rolled`, on
  *   the next month's 1st after shorter months instead); with `weekday`
- *   (0 Sunday … 6 Saturday) it recurs on the first such weekday of each month, next on day `dayOfMonth` (1–7).
+ *   (0 Sunday … 6 Saturday) it recurs on the first such weekday of each month, next on day `dayOfMonth` (1–7);
+ *   with `businessDay`, on the month's last (first) Monday–Friday, next on day `dayOfMonth`.
  * - `delay`: the charges of `day` arrived with the next day's (a zero, then a catch-up); read as one delay.
  * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
  * - `step-trend`: the history's last `steps` steps went one way, by `ratio` each (their geometric mean); p50
@@ -28,7 +29,14 @@ export interface Quantiles {
 export type ForecastReason =
   | { kind: "step"; day: number; ratio: number }
   | { kind: "step-trend"; steps: number; ratio: number }
-  | { kind: "day-of-month"; dayOfMonth: number; amount: number; weekday?: number; rolled?: boolean }
+  | {
+      kind: "day-of-month";
+      dayOfMonth: number;
+      amount: number;
+      weekday?: number;
+      rolled?: boolean;
+      businessDay?: "first" | "last";
+    }
   | { kind: "delay"; day: number }
   | { kind: "spike"; day: number; ratio: number };
 
@@ -97,11 +105,19 @@ const DAY_MS = 86_400_000;
  */
 const FIRST_WEEKDAY = 32;
 /**
+ * The keys of "the month's last business day" and "its first" among a day's anchors (after the first weekdays):
+ * the last (first) Monday–Friday of the month — a month ending on a Saturday bills it on Friday the 29th or 30th.
+ */
+const LAST_BUSINESS = 39;
+const FIRST_BUSINESS = 40;
+/**
  * The days of the month a charge billed on the day may be anchored to: its own, and on a month's last day
  * also every later one up to 31 — a charge "on the 31st" (the month's last day) falls on the 30th in April
  * and on the 28th in February, as monthly billing does. A charge keyed 31 is the month's last day's. On the
  * month's first seven days also the first of its weekday (`FIRST_WEEKDAY` + weekday): a charge on the first
- * Monday moves between the 1st and the 7th from month to month.
+ * Monday moves between the 1st and the 7th from month to month. On the month's last (first) Monday–Friday also
+ * `LAST_BUSINESS` (`FIRST_BUSINESS`): a charge billed on the last business day moves to Friday the 29th or 30th
+ * when the month ends on a weekend.
  */
 function anchorsOf(day: number): readonly number[] {
   let out = ANCHORS.get(day);
@@ -111,7 +127,13 @@ function anchorsOf(day: number): readonly number[] {
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   const keys = [dom];
   if (dom === last) for (let k = dom + 1; k <= 31; k++) keys.push(k);
-  if (dom <= DAY_WEEK) keys.push(FIRST_WEEKDAY + weekdayOf(day));
+  const wd = weekdayOf(day);
+  if (dom <= DAY_WEEK) keys.push(FIRST_WEEKDAY + wd);
+  // (a business day: Monday–Friday; the last is the month's last day, or a Friday with only a weekend after it)
+  if (wd >= 1 && wd <= 5) {
+    if (dom === last || (wd === 5 && last - dom <= 2)) keys.push(LAST_BUSINESS);
+    if (dom === 1 || (wd === 1 && dom <= 3)) keys.push(FIRST_BUSINESS);
+  }
   out = keys;
   if (ANCHORS.size >= ANCHORS_KEPT) ANCHORS.clear();
   ANCHORS.set(day, out);
@@ -577,10 +599,17 @@ function read(amounts: number[], firstDay: number): Reading {
     // (the days of the month first, in the history's order: a charge on the 1st, a first Monday now and then, is
     // read once, on the 1st — taken out, its first Mondays no longer stand above their neighbours; a first
     // <weekday> needs 3 occurrences: 7 more anchors are 7 more chances for two one-offs to fall on one)
-    const weekdayLast = (p: [number, number[]], q: [number, number[]]) =>
-      Number(p[0] >= FIRST_WEEKDAY) - Number(q[0] >= FIRST_WEEKDAY);
+    // (but the last business day before the 29th–31st: where every month-end seen was a business day both fit,
+    // and the first month whose last business day comes before its last day tells them apart on the day it
+    // comes — read as the 31st's, the charge billed on Friday the 30th is forecast again on Saturday the 31st)
+    const rank = (k: number) => (k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0);
+    const weekdayLast = (p: [number, number[]], q: [number, number[]]) => rank(p[0]) - rank(q[0]);
     for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
-      if (onDays.length < (dom < FIRST_WEEKDAY ? 2 : 3) || n - 1 - onDays[onDays.length - 1]! > 31) continue;
+      if (
+        onDays.length < (dom < FIRST_WEEKDAY || dom >= LAST_BUSINESS ? 2 : 3) ||
+        n - 1 - onDays[onDays.length - 1]! > 31
+      )
+        continue;
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
       const occurrences = (days: number[]) => {
         // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
@@ -1538,9 +1567,17 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
           ...(rd.rolled.has(dom) && { rolled: true }),
         });
       else {
-        // (the first <weekday>: its next occurrence's day of the month)
+        // (the first <weekday>, the last or first business day: its next occurrence's day of the month)
         const next = new Date(nextOnAnchor(dom, today) * DAY_MS).getUTCDate();
-        reasons.push({ kind: "day-of-month", dayOfMonth: next, amount, weekday: dom - FIRST_WEEKDAY });
+        if (dom < LAST_BUSINESS)
+          reasons.push({ kind: "day-of-month", dayOfMonth: next, amount, weekday: dom - FIRST_WEEKDAY });
+        else
+          reasons.push({
+            kind: "day-of-month",
+            dayOfMonth: next,
+            amount,
+            businessDay: dom === LAST_BUSINESS ? "last" : "first",
+          });
       }
     if (ratios.length >= 8) {
       // the backtests see only the history's own surprises; the month ahead may bring a new one (a step,

@@ -36,7 +36,8 @@ const dayOk = (x: unknown, today: number): x is number =>
  * reasonFieldsOf turns the model's reasons into figures: a day as `YYYY-MM-DD`, a ratio to 3 decimals, an
  * amount to cents. A reason that cannot be said truthfully is left out — an unknown kind, a ratio that is
  * not a positive finite number, a day that is not a whole day from 1970 to `today`, a day of the month
- * outside 1–31, a weekday that is not a whole 0–6 (or with a day of the month past the 7th), an amount that
+ * outside 1–31, a weekday that is not a whole 0–6 (or with a day of the month past the 7th), a `businessDay`
+ * that is not `last` on the 26th–31st or `first` on the 1st–3rd (said as a plain day of the month), an amount that
  * is not finite or rounds to 0 — and at most {@link MAX_REASONS} are kept,
  * the latest.
  * @internal
@@ -77,7 +78,18 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         ) {
           // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)
           // (rolled: a day 29–31 billed on the next 1st after shorter months)
-          if (r.weekday === undefined)
+          // (businessDay: the month's last or first Monday–Friday, next on day dayOfMonth — the 26th–31st, the 1st–3rd)
+          if (
+            (r.businessDay === "last" && r.dayOfMonth >= 26) ||
+            (r.businessDay === "first" && r.dayOfMonth <= 3)
+          )
+            out.push({
+              kind: "day-of-month",
+              dayOfMonth: r.dayOfMonth,
+              amount: cents(r.amount),
+              businessDay: r.businessDay,
+            });
+          else if (r.weekday === undefined)
             out.push({
               kind: "day-of-month",
               dayOfMonth: r.dayOfMonth,
@@ -136,7 +148,8 @@ function change(ratio: number): string {
  * - day-of-month: "a charge of about 1,250.00 EUR recurs on the 1st of each month and is forecast there" (on
  *   "the last day of each month" for the 31st; the 29th and 30th fall on the last day of shorter months, or
  *   "(the next month's 1st after shorter months)" when `rolled`; "the
- *   first Monday of each month" with a `weekday`)
+ *   first Monday of each month" with a `weekday`; "the last business day of each month (Monday–Friday; next on
+ *   the 30th)" with `businessDay`)
  * - delay: "the charges of 3 November arrived with 4 November's (read as one delay, not a drop and a spike)"
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
  * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
@@ -153,15 +166,17 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
     case "day-of-month": {
       // (from the 29th on, a charge falls on the month's last day in shorter months; the 31st is that day)
       const when =
-        r.weekday !== undefined
-          ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
-          : r.rolled === true && r.dayOfMonth >= 29
-            ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
-            : r.dayOfMonth >= 31
-              ? "the last day of each month"
-              : r.dayOfMonth >= 29
-                ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
-                : `the ${ordinal(r.dayOfMonth)} of each month`;
+        r.businessDay !== undefined
+          ? `the ${r.businessDay} business day of each month (Monday–Friday; next on the ${ordinal(r.dayOfMonth)})`
+          : r.weekday !== undefined
+            ? `the first ${WEEKDAYS[r.weekday] ?? "day"} of each month`
+            : r.rolled === true && r.dayOfMonth >= 29
+              ? `the ${ordinal(r.dayOfMonth)} of each month (the next month's 1st after shorter months)`
+              : r.dayOfMonth >= 31
+                ? "the last day of each month"
+                : r.dayOfMonth >= 29
+                  ? `the ${ordinal(r.dayOfMonth)} of each month (the last day in shorter months)`
+                  : `the ${ordinal(r.dayOfMonth)} of each month`;
       return r.amount < 0
         ? `a credit of about ${formatMoney(-r.amount)}${unit} recurs on ${when} and is forecast there`
         : `a charge of about ${formatMoney(r.amount)}${unit} recurs on ${when} and is forecast there`;

@@ -134,7 +134,8 @@ export interface ForecastFigures {
  * - `step`: the level changed on `day` by `ratio` (new ÷ old; 1.18 is +18 %);
  * - `day-of-month`: a charge of about `amount` recurs on day `dayOfMonth` of each month; with `weekday` (0
  *   Sunday … 6 Saturday), on the first such weekday of each month, next on day `dayOfMonth` (1–7); with `rolled`, a
- *   day 29–31 billed on the next month's 1st after shorter months;
+ *   day 29–31 billed on the next month's 1st after shorter months; with `businessDay` (`last`, `first`), on the
+ *   month's last (first) Monday–Friday, next on day `dayOfMonth`;
  * - `delay`: the charges of `day` arrived with the next day's;
  * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level;
  * - `step-trend`: the level's last `steps` steps went one way, by `ratio` each (1.15 is +15 %), and the
@@ -148,6 +149,7 @@ export type ForecastReasonFigure =
       amount: number;
       weekday?: number;
       rolled?: boolean;
+      businessDay?: "first" | "last";
       text: string;
     }
   | { kind: "delay"; day: string; text: string }

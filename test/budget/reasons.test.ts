@@ -90,6 +90,18 @@ describe("reasonText", () => {
     expect(reasonText({ kind: "day-of-month", dayOfMonth: 31, amount: 4.9, rolled: true })).toBe(
       "a charge of about 4.90 recurs on the 31st of each month (the next month's 1st after shorter months) and is forecast there",
     );
+    // (businessDay: the month's last or first Monday–Friday — session 14)
+    expect(
+      reasonText(
+        { kind: "day-of-month", dayOfMonth: 30, amount: 4700, businessDay: "last" },
+        { currency: "EUR" },
+      ),
+    ).toBe(
+      "a charge of about 4,700.00 EUR recurs on the last business day of each month (Monday–Friday; next on the 30th) and is forecast there",
+    );
+    expect(reasonText({ kind: "day-of-month", dayOfMonth: 2, amount: 12, businessDay: "first" })).toBe(
+      "a charge of about 12.00 recurs on the first business day of each month (Monday–Friday; next on the 2nd) and is forecast there",
+    );
     expect(reasonText({ kind: "delay", day: "2026-12-31" }, { today: "2027-01-05" })).toBe(
       "the charges of 31 December 2026 arrived with 1 January's (read as one delay, not a drop and a spike)",
     );
@@ -114,6 +126,27 @@ describe("reasonFieldsOf", () => {
     expect(f).toEqual([
       { kind: "day-of-month", dayOfMonth: 31, amount: 4.9, rolled: true },
       { kind: "day-of-month", dayOfMonth: 15, amount: 1.19 },
+    ]);
+  });
+
+  it("keeps `businessDay` only as `last` (26th–31st) or `first` (1st–3rd), without `weekday` or `rolled` beside it", () => {
+    const f = reasonFieldsOf(
+      [
+        { kind: "day-of-month", dayOfMonth: 30, amount: 4700, businessDay: "last", rolled: true, weekday: 5 },
+        { kind: "day-of-month", dayOfMonth: 2, amount: 12, businessDay: "first" },
+        { kind: "day-of-month", dayOfMonth: 3, amount: 5, businessDay: "<script>" as "last" },
+        { kind: "day-of-month", dayOfMonth: 32, amount: 5, businessDay: "last" },
+        { kind: "day-of-month", dayOfMonth: 15, amount: 6, businessDay: "last" },
+        { kind: "day-of-month", dayOfMonth: 4, amount: 7, businessDay: "first" },
+      ],
+      TODAY,
+    );
+    expect(f).toEqual([
+      { kind: "day-of-month", dayOfMonth: 30, amount: 4700, businessDay: "last" },
+      { kind: "day-of-month", dayOfMonth: 2, amount: 12, businessDay: "first" },
+      { kind: "day-of-month", dayOfMonth: 3, amount: 5 },
+      { kind: "day-of-month", dayOfMonth: 15, amount: 6 },
+      { kind: "day-of-month", dayOfMonth: 4, amount: 7 },
     ]);
   });
 
