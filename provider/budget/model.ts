@@ -203,6 +203,8 @@ interface Reading {
   level: number[];
   /** Each day's charges as the backtests count them: like `level` but neither clipped nor ÷ the weekday factor. */
   actual: number[];
+  /** The days a delay's charges were spread over or lost on (the ratio means weigh them as one day each). */
+  delayDays: Set<number>;
   /** `level` and `actual` as the days were, earlier regimes not scaled to the last (for the intervals). */
   rawLevel: number[];
   rawActual: number[];
@@ -521,6 +523,7 @@ function read(amounts: number[], firstDay: number): Reading {
   };
   const held = recurringOnCatchUps(c, expected, noise, firstDay, near0);
   const lostDays = new Set<number>();
+  const delayDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
   const movedTo = new Map<number, number>();
   let caught = 0;
@@ -548,7 +551,10 @@ function read(amounts: number[], firstDay: number): Reading {
       // to `movedTo`)
       const h = Math.min(held.get(j + 1) ?? 0, Math.max(0, sum - want));
       const rest = h > 0 && spreads(sum - h, c[j + 1]! - h) ? sum - h : sum;
-      for (let k = i; k <= j + 1; k++) c[k] = (rest * expected[k]!) / want;
+      for (let k = i; k <= j + 1; k++) {
+        c[k] = (rest * expected[k]!) / want;
+        delayDays.add(k);
+      }
       c[j + 1] = c[j + 1]! + sum - rest;
       reasons.push({ kind: "delay", day: firstDay + i });
       caught++;
@@ -559,12 +565,17 @@ function read(amounts: number[], firstDay: number): Reading {
       lost++;
       for (let k = i; k < p; k++) if (near0(k)) lostDays.add(k);
       const r = runOf(p, j);
-      for (let k = p; k <= j + 1; k++) c[k] = (r.sum * expected[k]!) / r.want;
+      for (let k = p; k <= j + 1; k++) {
+        c[k] = (r.sum * expected[k]!) / r.want;
+        delayDays.add(k);
+      }
+      for (let k = i; k < p; k++) delayDays.add(k);
       reasons.push({ kind: "delay", day: firstDay + p });
       caught++;
     } else {
       lost++;
       for (let k = i; k <= j; k++) if (near0(k)) lostDays.add(k);
+      for (let k = i; k <= j; k++) delayDays.add(k);
       // a catch-up carrying more than the days it covers may hold a charge of one of them, delayed with
       // them: read as a delay below if that charge recurs on its day of the month (`movedTo`)
       if (j + 1 - i <= MOVED_DAYS && sum / want - 1 >= tol && c[j + 1]! >= want)
@@ -688,6 +699,7 @@ function read(amounts: number[], firstDay: number): Reading {
             c[t] = c[t]! - (expected[d]! - c[d]!);
             c[d] = expected[d]!;
             lostDays.delete(d);
+            delayDays.add(d);
             movedTo.delete(d);
           }
           reasons.push({ kind: "delay", day: firstDay + i });
@@ -897,6 +909,7 @@ function read(amounts: number[], firstDay: number): Reading {
     factors,
     level,
     actual: c.map((v, i) => v * scale[i]!),
+    delayDays,
     rawLevel,
     rawActual: c,
     cleanActual: clipped.map((v, i) => v * scale[i]!),
@@ -1241,6 +1254,8 @@ const MEMORY_DELAY = 3;
  */
 type Candidate =
   | { kind: "mean"; days: number }
+  /** A trailing mean as a ratio estimator: the days as billed ÷ their weekday factors, over `days`. */
+  | { kind: "ratio"; days: number }
   | { kind: "line"; days: number }
   | { kind: "since"; lag: number };
 /**
@@ -1257,7 +1272,22 @@ const CANDIDATES: readonly Candidate[] = [
   { kind: "mean", days: 112 },
   { kind: "line", days: TREND },
   { kind: "since", lag: 3 },
+  { kind: "ratio", days: 7 },
+  { kind: "ratio", days: 14 },
+  { kind: "ratio", days: 28 },
+  { kind: "ratio", days: 56 },
+  { kind: "ratio", days: 112 },
 ];
+/**
+ * The first BASE candidates are the plain set; the rest, the trailing means as ratio estimators (Σ day as billed
+ * ÷ Σ its weekday factor over the window, a delay's day as one day), stand in for the plain means as a set where
+ * the series' own backtests score them under RATIO_MARGIN of the plain set's error: a factor's error then weighs
+ * by the day, not by 1 ÷ factor, and factors shrunk towards 1 no longer read a shaped series' level low. Chosen
+ * per series, not weighed in beside the plain means (near-equal candidates halve the best one's weight;
+ * docs/FORECAST.md session 14: foreign5-tune every day 10 → 8 of 20 series missing a bound).
+ */
+const BASE = 7;
+const RATIO_MARGIN = 0.8;
 /** The 14-day mean and the line: the candidates a history too short to backtest is forecast with. */
 const MEAN_14 = 1;
 const MEAN_7 = 0;
@@ -1273,6 +1303,9 @@ class Candidates {
   private readonly pi: number[] = [0];
   private readonly fsum: number[] = [0];
   private readonly fisum: number[] = [0];
+  /** Prefix sums of the days as billed (level × factor; a delay's day: its level) and of their weights. */
+  private readonly pr: number[] = [0];
+  private readonly pg: number[] = [0];
   readonly count = CANDIDATES.length;
   constructor(
     level: number[],
@@ -1280,10 +1313,14 @@ class Candidates {
     private readonly firstDay: number,
     maxDays: number,
     private readonly steps: number[] = [],
+    delayDays: ReadonlySet<number> = new Set(),
   ) {
     level.forEach((v, i) => {
       this.p.push(this.p[i]! + v);
       this.pi.push(this.pi[i]! + i * v);
+      const g = delayDays.has(i) ? 1 : factors[weekdayOf(firstDay + i)]!;
+      this.pr.push(this.pr[i]! + v * g);
+      this.pg.push(this.pg[i]! + g);
     });
     for (let i = 0; i < maxDays; i++) {
       const f = factors[weekdayOf(firstDay + i)]!;
@@ -1311,6 +1348,11 @@ class Candidates {
           ? Math.max(0, o - cand.days)
           : Math.max(this.lastChange(o, cand.lag), o - SINCE_MAX, 0);
       return ((this.p[o]! - this.p[lo]!) / (o - lo)) * F;
+    }
+    if (cand.kind === "ratio") {
+      const lo = Math.max(0, o - cand.days);
+      const g = this.pg[o]! - this.pg[lo]!;
+      return g > 0 ? ((this.pr[o]! - this.pr[lo]!) / g) * F : 0;
     }
     const lo = Math.max(0, o - cand.days);
     const m = o - lo;
@@ -1440,6 +1482,10 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     let k = 0;
     let wsum = 0;
     const before = stepKnown(r!);
+    const preds: number[][] = [];
+    const acts: number[] = [];
+    const ds: number[] = [];
+    const ows: number[] = [];
     for (let o = n - h; o >= 14 && k < WEIGH_ORIGINS; o--, k++) {
       let act = 0;
       let cln = 0;
@@ -1456,8 +1502,15 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       // separately), and each candidate's error against the days without it
       const d = Math.log((cln + 1e-6) / (act + 1e-6));
       dd += ow * d * d;
+      const pr: number[] = [];
+      preds.push(pr);
+      acts.push(act);
+      ds.push(d);
+      ows.push(ow);
       for (let j = 0; j < c.count; j++) {
-        const e = Math.log((c.sum(j, o, o, o + h) + 1e-6) / (act + 1e-6));
+        const pj = c.sum(j, o, o, o + h);
+        pr.push(pj);
+        const e = Math.log((pj + 1e-6) / (act + 1e-6));
         se[j] = se[j]! + ow * e * e;
         sc[j] = sc[j]! + ow * (e - d) ** 2;
       }
@@ -1467,12 +1520,31 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     // (foreign5 game-backend/8708 1.03 → 0.95× the trailing mean); where they are little of it, as billed
     // (judged on the cleaned level alone, or by the share of the best candidate's error, a growing fleet's
     // line took more weight: foreign saas-growing/7206 0.75 → 0.87×, 0.84×)
-    const mean = se.reduce((a, b) => a + b, 0) / se.length;
+    const mean = se.slice(0, BASE).reduce((a, b) => a + b, 0) / BASE;
+    // (the plain set's mean: the ratio means, near-equal to the plain ones, do not move the mix)
     const mix = mean > 0 ? Math.min(1, dd / mean) : 0;
     const loss = se.map((s, j) => (1 - mix) * s + mix * sc[j]!);
     const w = k === 0 ? unweighed(c.count) : loss.map((s) => 1 / (s / wsum + 1e-4) ** WEIGHT_POWER);
-    const total = w.reduce((a, b) => a + b, 0);
-    const made = w.map((x) => x / total);
+    const norm = (xs: number[]) => {
+      const t = xs.reduce((a, b) => a + b, 0);
+      return xs.map((x) => x / t);
+    };
+    /** A set of weights' combined backtest error, scored as each candidate's is. */
+    const scored = (ws: number[]) => {
+      let l = 0;
+      for (let q = 0; q < preds.length; q++) {
+        let f = 0;
+        for (let j = 0; j < ws.length; j++) f += ws[j]! * preds[q]![j]!;
+        const e = Math.log((f + 1e-6) / (acts[q]! + 1e-6));
+        l += ows[q]! * ((1 - mix) * e * e + mix * (e - ds[q]!) ** 2);
+      }
+      return l;
+    };
+    // the plain set, or the ratio means in the plain means' place where their combined backtests are clearly the
+    // better (RATIO_MARGIN: a near tie keeps the plain set)
+    const plain = norm(w.map((x, j) => (j < BASE ? x : 0)));
+    const ratio = norm(w.map((x, j) => (j >= BASE || CANDIDATES[j]!.kind !== "mean" ? x : 0)));
+    const made = k > 0 && scored(ratio) < scored(plain) * RATIO_MARGIN ? ratio : plain;
     weights.set(h, made);
     return made;
   }
@@ -1502,7 +1574,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
 
   function modelled(rd: Reading, todaySoFar: number, lastDay: number): ModelForecast {
     const horizon = lastDay - today + 1;
-    cands ??= new Candidates(rd.level, rd.factors, firstDay, n + 400, rd.steps);
+    cands ??= new Candidates(rd.level, rd.factors, firstDay, n + 400, rd.steps, rd.delayDays);
     const c = cands;
     const w = weightsFor(c, horizon);
     const combined = (o: number, a: number, b: number) => {
@@ -1541,7 +1613,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     }
     // the same backtests on the days as they were (steps not scaled away), over a longer span of origins:
     // what this series' own changes and surprises did to a forecast at this horizon
-    rawCands ??= new Candidates(rd.rawLevel, rd.factors, firstDay, n + 400, rd.steps);
+    rawCands ??= new Candidates(rd.rawLevel, rd.factors, firstDay, n + 400, rd.steps, rd.delayDays);
     const rc = rawCands;
     const rawRatios: number[] = [];
     for (let o = n - horizon; o >= 14 && rawRatios.length < LONG_ORIGINS; o--) {
