@@ -818,6 +818,24 @@ function read(amounts: number[], firstDay: number): Reading {
       if (re.at.length === cps.length && re.at.every((a, j) => a === cps[j])) size = re.size;
     }
   }
+  // a fresh last level (FRESH_OFF_MIN..STEP_FRESH days) whose last usable day is back at the level before it,
+  // far from the fresh days' own — a holiday, a weekend and a holiday, a lull of a few days that ended — is no
+  // step: the step is dropped and the days before the day back are read at the old level (a lull, not a level;
+  // foreign5 saas-crm/8804, Good Friday to Easter Monday read ×0.43–0.56 and held two days after 7 April was
+  // back, −35 %; docs/FORECAST.md session 14)
+  if (cps.length > 0 && n - cps[cps.length - 1]! >= FRESH_OFF_MIN && n - cps[cps.length - 1]! <= STEP_FRESH) {
+    const from = cps[cps.length - 1]!;
+    const back = backBefore(des, from, (i) => spiked.has(i) || lostDays.has(i), stepNoise);
+    if (back !== undefined) {
+      const lift = Math.exp(-size[size.length - 1]!);
+      for (let i = from; i < back; i++) {
+        clipped[i] = clipped[i]! * lift;
+        des[i] = des[i]! * lift;
+      }
+      cps = cps.slice(0, -1);
+      size = size.slice(0, -1);
+    }
+  }
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
     const bounds = [0, ...cps, n];
@@ -966,6 +984,37 @@ function offLine(
   }
   return best;
 }
+/**
+ * backBefore finds a fresh level's (`des` from `from` on, its days ÷ weekday factors) last usable day — not
+ * idle, nor `skip`ped (clipped or lost) — when it stands within BACK_NEAR `sigma`s (log; the series' step
+ * noise) of the level before it (the median of the last 7 usable days before `from`, at least 3) and more than
+ * BACK_FAR from the median of the usable fresh days before it (at least 1): its index (the fresh days a lull
+ * that ended).
+ */
+function backBefore(
+  des: number[],
+  from: number,
+  skip: (i: number) => boolean,
+  sigma: number,
+): number | undefined {
+  const usable = (i: number) => des[i]! > 0 && !skip(i);
+  let last = des.length - 1;
+  while (last >= from && !usable(last)) last--;
+  if (last < from) return undefined;
+  const fresh: number[] = [];
+  for (let i = from; i < last; i++) if (usable(i)) fresh.push(Math.log(des[i]!));
+  const before: number[] = [];
+  for (let i = from - 1; i >= 0 && before.length < 7; i--) if (usable(i)) before.push(Math.log(des[i]!));
+  if (fresh.length < 1 || before.length < 3) return undefined;
+  const y = Math.log(des[last]!);
+  const near = Math.abs(y - median(before)) <= BACK_NEAR * sigma;
+  return near && Math.abs(y - median(fresh)) > BACK_FAR * sigma ? last : undefined;
+}
+/** A fresh level's last day within this many step-noise sigmas of the level before it is back ({@link backBefore}). */
+const BACK_NEAR = 2;
+/** …when it stands more than this many from the fresh days before it. */
+const BACK_FAR = 4;
+
 /** A fresh level's day under the line through its others by this many standard errors is sized on it ({@link offLine}). */
 const FRESH_OFF = 4;
 /** …when the level is at least this many days old. */
