@@ -784,17 +784,17 @@ function read(amounts: number[], firstDay: number): Reading {
   // (nor one that stands only on a day far over the step's other days — a monthly charge under the spike
   // bound, not read as one, on the last day: with it at their median no change is found; foreign3
   // tokyo-saas/8401, licence seats of 30 % of a day on 2 July read as a step ×1.08 from 30 June, +8.5 %)
+  // (a day of the month that stood as high `months` before: a charge's, not a step's)
+  const chargeDay = (i: number, months = 1) => {
+    const dom = anchorsOf(firstDay + i)[0]!;
+    for (let j = Math.max(0, i - 31 * months); j <= i - 28 * months; j++)
+      if (anchorsOf(firstDay + j).includes(dom)) return c[j]! - expected[j]! > 5 * noise * expected[j]!;
+    return false;
+  };
   if (cps.length > 0 && cps[cps.length - 1]! >= n - STEP_FRESH) {
     const last = cps[cps.length - 1]!;
     let leans = false;
     for (let i = last; i < n; i++) leans ||= spiked.has(i);
-    // (a day of the month that stood as high a month before: a charge's, not a step's)
-    const chargeDay = (i: number) => {
-      const dom = anchorsOf(firstDay + i)[0]!;
-      for (let j = Math.max(0, i - 31); j <= i - 28; j++)
-        if (anchorsOf(firstDay + j).includes(dom)) return c[j]! - expected[j]! > 5 * noise * expected[j]!;
-      return false;
-    };
     const over = overOthers(des, last, spiked, noise, chargeDay);
     const calm = (v: number, i: number) =>
       over.has(i) ? over.get(i)! : spiked.has(i) && v > 0 ? (v * expected[i]!) / clipped[i]! : v;
@@ -825,7 +825,12 @@ function read(amounts: number[], firstDay: number): Reading {
   // back, −35 %; docs/FORECAST.md session 14)
   if (cps.length > 0 && n - cps[cps.length - 1]! >= FRESH_OFF_MIN && n - cps[cps.length - 1]! <= STEP_FRESH) {
     const from = cps[cps.length - 1]!;
-    const back = backBefore(des, from, (i) => spiked.has(i) || lostDays.has(i), stepNoise);
+    const back = backBefore(
+      des,
+      from,
+      (i) => spiked.has(i) || lostDays.has(i) || (chargeDay(i) && chargeDay(i, 2)),
+      stepNoise,
+    );
     if (back !== undefined) {
       const lift = Math.exp(-size[size.length - 1]!);
       for (let i = from; i < back; i++) {
@@ -986,7 +991,7 @@ function offLine(
 }
 /**
  * backBefore finds a fresh level's (`des` from `from` on, its days ÷ weekday factors) last usable day — not
- * idle, nor `skip`ped (clipped or lost) — when it stands within BACK_NEAR `sigma`s (log; the series' step
+ * idle, nor `skip`ped (clipped, lost, or a day of the month that stood as high one and two months before: a charge's) — when it stands within BACK_NEAR `sigma`s (log; the series' step
  * noise) of the level before it (the median of the last 7 usable days before `from`, at least 3) and more than
  * BACK_FAR from the median of the usable fresh days before it (at least 1): its index (the fresh days a lull
  * that ended).
