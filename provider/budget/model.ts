@@ -991,10 +991,10 @@ function offLine(
 }
 /**
  * backBefore finds a fresh level's (`des` from `from` on, its days ÷ weekday factors) last usable day — not
- * idle, nor `skip`ped (clipped, lost, or a day of the month that stood as high one and two months before: a charge's) — when it stands within BACK_NEAR `sigma`s (log; the series' step
- * noise) of the level before it (the median of the last 7 usable days before `from`, at least 3) and more than
- * BACK_FAR from the median of the usable fresh days before it (at least 1): its index (the fresh days a lull
- * that ended).
+ * idle, nor `skip`ped (clipped, lost, or a day of the month that stood as high one and two months before: a
+ * charge's) — when it stands within BACK_NEAR `sigma`s (log; the series' step noise) of the level before it
+ * (the median of the last 7 usable days before `from`, at least 3) and more than BACK_FAR from the median of
+ * the usable fresh days before it (at least 1): its index (the fresh days a lull that ended).
  */
 function backBefore(
   des: number[],
