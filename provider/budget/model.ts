@@ -825,17 +825,17 @@ function read(amounts: number[], firstDay: number): Reading {
   // (nor one that stands only on a day far over the step's other days — a monthly charge under the spike
   // bound, not read as one, on the last day: with it at their median no change is found; foreign3
   // tokyo-saas/8401, licence seats of 30 % of a day on 2 July read as a step ×1.08 from 30 June, +8.5 %)
+  // (a day of the month that stood as high `months` before: a charge's, not a step's)
+  const chargeDay = (i: number, months = 1) => {
+    const dom = anchorsOf(firstDay + i)[0]!;
+    for (let j = Math.max(0, i - 31 * months); j <= i - 28 * months; j++)
+      if (anchorsOf(firstDay + j).includes(dom)) return c[j]! - expected[j]! > 5 * noise * expected[j]!;
+    return false;
+  };
   if (cps.length > 0 && cps[cps.length - 1]! >= n - STEP_FRESH) {
     const last = cps[cps.length - 1]!;
     let leans = false;
     for (let i = last; i < n; i++) leans ||= spiked.has(i);
-    // (a day of the month that stood as high a month before: a charge's, not a step's)
-    const chargeDay = (i: number) => {
-      const dom = anchorsOf(firstDay + i)[0]!;
-      for (let j = Math.max(0, i - 31); j <= i - 28; j++)
-        if (anchorsOf(firstDay + j).includes(dom)) return c[j]! - expected[j]! > 5 * noise * expected[j]!;
-      return false;
-    };
     const over = overOthers(des, last, spiked, noise, chargeDay);
     const calm = (v: number, i: number) =>
       over.has(i) ? over.get(i)! : spiked.has(i) && v > 0 ? (v * expected[i]!) / clipped[i]! : v;
@@ -857,6 +857,29 @@ function read(amounts: number[], firstDay: number): Reading {
       moved[off.i] = off.v;
       const re = changePoints(moved);
       if (re.at.length === cps.length && re.at.every((a, j) => a === cps[j])) size = re.size;
+    }
+  }
+  // a fresh last level (FRESH_OFF_MIN..STEP_FRESH days) whose last usable day is back at the level before it,
+  // far from the fresh days' own — a holiday, a weekend and a holiday, a lull of a few days that ended — is no
+  // step: the step is dropped and the days before the day back are read at the old level (a lull, not a level;
+  // foreign5 saas-crm/8804, Good Friday to Easter Monday read ×0.43–0.56 and held two days after 7 April was
+  // back, −35 %; docs/FORECAST.md session 14)
+  if (cps.length > 0 && n - cps[cps.length - 1]! >= FRESH_OFF_MIN && n - cps[cps.length - 1]! <= STEP_FRESH) {
+    const from = cps[cps.length - 1]!;
+    const back = backBefore(
+      des,
+      from,
+      (i) => spiked.has(i) || lostDays.has(i) || (chargeDay(i) && chargeDay(i, 2)),
+      stepNoise,
+    );
+    if (back !== undefined) {
+      const lift = Math.exp(-size[size.length - 1]!);
+      for (let i = from; i < back; i++) {
+        clipped[i] = clipped[i]! * lift;
+        des[i] = des[i]! * lift;
+      }
+      cps = cps.slice(0, -1);
+      size = size.slice(0, -1);
     }
   }
   const scale = Array(n).fill(1) as number[];
@@ -1008,6 +1031,37 @@ function offLine(
   }
   return best;
 }
+/**
+ * backBefore finds a fresh level's (`des` from `from` on, its days ÷ weekday factors) last usable day — not
+ * idle, nor `skip`ped (clipped, lost, or a day of the month that stood as high one and two months before: a
+ * charge's) — when it stands within BACK_NEAR `sigma`s (log; the series' step noise) of the level before it
+ * (the median of the last 7 usable days before `from`, at least 3) and more than BACK_FAR from the median of
+ * the usable fresh days before it (at least 1): its index (the fresh days a lull that ended).
+ */
+function backBefore(
+  des: number[],
+  from: number,
+  skip: (i: number) => boolean,
+  sigma: number,
+): number | undefined {
+  const usable = (i: number) => des[i]! > 0 && !skip(i);
+  let last = des.length - 1;
+  while (last >= from && !usable(last)) last--;
+  if (last < from) return undefined;
+  const fresh: number[] = [];
+  for (let i = from; i < last; i++) if (usable(i)) fresh.push(Math.log(des[i]!));
+  const before: number[] = [];
+  for (let i = from - 1; i >= 0 && before.length < 7; i--) if (usable(i)) before.push(Math.log(des[i]!));
+  if (fresh.length < 1 || before.length < 3) return undefined;
+  const y = Math.log(des[last]!);
+  const near = Math.abs(y - median(before)) <= BACK_NEAR * sigma;
+  return near && Math.abs(y - median(fresh)) > BACK_FAR * sigma ? last : undefined;
+}
+/** A fresh level's last day within this many step-noise sigmas of the level before it is back ({@link backBefore}). */
+const BACK_NEAR = 2;
+/** …when it stands more than this many from the fresh days before it. */
+const BACK_FAR = 4;
+
 /** A fresh level's day under the line through its others by this many standard errors is sized on it ({@link offLine}). */
 const FRESH_OFF = 4;
 /** …when the level is at least this many days old. */

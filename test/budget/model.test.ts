@@ -2050,3 +2050,58 @@ describe("forecastModel on an incident that began on a quiet weekday (session 13
     );
   });
 });
+
+describe("forecastModel on a lull of a few days around a weekend that ended (session 14: backBefore)", () => {
+  // today a Wednesday: 84 days ending Tuesday, weekdays 100, weekends 60 (± `jitter`); the Friday and the
+  // Monday around the last weekend (a holiday on each side) at `depth` × their own, or the last `low` days
+  const today = MONDAY + 2;
+  const usual = (d: number) => [60, 100, 100, 100, 100, 100, 60][weekdayOf(d)]!;
+  const history = (depth: number, low: (k: number) => boolean, scale = 1) =>
+    Array.from({ length: 84 }, (_, i) => {
+      const k = 84 - i; // days before today: the Tuesday is 1, the Friday 5
+      return scale * usual(today - k) * jitter(i) * (low(k) ? depth : 1);
+    });
+  const holidays = (k: number) => k === 2 || k === 5;
+  const truth = (ahead: number) =>
+    Array.from({ length: ahead + 1 }, (_, k) => usual(today + k)).reduce((a, b) => a + b);
+
+  it("reads a holiday, the weekend and a holiday followed by a usual Tuesday as no step (saas-crm/8804, Easter)", () => {
+    // the previous model read a step ×0.69 from the Friday, held past the Tuesday back: −29 % on the days to come
+    const f = forecastModel(history(0.4, holidays), today).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step")).toHaveLength(0);
+    expect(Math.abs(f.remaining!.p50 / truth(19) - 1)).toBeLessThan(0.03);
+  });
+
+  it("still reads a step that holds through its last day, and one whose last day is only noise above it", () => {
+    for (const last of [1, 1.05]) {
+      const h = history(0.6, (k) => k <= 5);
+      h[83] = h[83]! * last;
+      const f = forecastModel(h, today).forecast(0, today + 19);
+      const steps = f.reasons.filter((r) => r.kind === "step");
+      expect(steps).toHaveLength(1);
+      expect(Math.abs(f.remaining!.p50 / (0.6 * truth(19)) - 1)).toBeLessThan(0.1);
+    }
+  });
+
+  it("keeps any lull's depth, length and scale sound and quick (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.05, max: 3, noNaN: true }),
+        fc.integer({ min: 2, max: 7 }),
+        fc.constantFrom(0.01, 1, 1e6),
+        (depth, len, scale) => {
+          const t0 = performance.now();
+          const f = forecastModel(
+            history(depth, (k) => k >= 2 && k <= len, scale),
+            today,
+          ).forecast(0, today + 19);
+          expect(performance.now() - t0).toBeLessThan(200);
+          const q = f.remaining!;
+          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
+          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
