@@ -25,7 +25,10 @@ export interface ProjectCheck {
 
 /** Days of history the forecast model reads: 12 weeks (8 for the weekday factors, the rest for its backtests). */
 export const MODEL_HISTORY_DAYS = 84;
-/** The window a check reads its charges in: the model's 12 weeks and the month so far, one request. */
+/**
+ * The window a check reads its charges in, one request: the 85 days before today (the model's 12 weeks and the
+ * last full day before them; longer than any month, so the month so far is always inside) and today.
+ */
 export const CHECK_WINDOW_DAYS = 93;
 
 /**
@@ -53,7 +56,8 @@ export async function fetchProjectData(
   const from = checkPeriodStart(q.now, q.config);
   const [balance, consumption] = await Promise.all([
     getBalance(ep, { projectId: q.projectId, product: q.product }, () => q.now),
-    // A check reads 12 weeks (the forecast model's history) and the month so far: one request.
+    // A check reads the 85 days before today (the forecast model's 12 weeks and a day; the month so far is
+    // inside them) and today: one request.
     getConsumption(
       ep,
       { projectId: q.projectId, product: q.product, from, to: q.now, windowDays: CHECK_WINDOW_DAYS },
