@@ -1314,8 +1314,8 @@ type Candidate =
   | { kind: "since"; lag: number };
 /**
  * The candidates (docs/FORECAST.md). The 112-day mean is the whole history a check reads (the 85 days before
- * today, the month so far inside them), regimes scaled to the last: the best a flat series can do. Tune split (800 series): with the
- * 112-day mean and the level since the last change, series missing a per-series bound 39.6 → 37.4 %
+ * today, the month so far inside them), regimes scaled to the last: the best a flat series can do. Tune split
+ * (800 series): with the 112-day mean and the level since the last change, series missing a per-series bound 39.6 → 37.4 %
  * (flat 55.7 → 48.9, step 55.1 → 48.3, delays 57.3 → 48.3 %).
  */
 const CANDIDATES: readonly Candidate[] = [
