@@ -78,11 +78,38 @@ function sorted(xs: number[]): Float64Array {
   return Float64Array.from(xs).sort();
 }
 
-function median(xs: number[]): number {
+/** @internal */
+export function median(xs: number[]): number {
   if (xs.length === 0) return 0;
-  const s = sorted(xs);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const s = xs.length <= SMALL ? sortedSmall(xs) : sorted(xs);
+  const m = Math.floor(xs.length / 2);
+  return xs.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Up to this many numbers, {@link sortedSmall} sorts by insertion into one scratch array (session 14). */
+const SMALL = 16;
+const SMALL_SCRATCH = new Float64Array(SMALL);
+/**
+ * sortedSmall is {@link sorted} of at most SMALL numbers, in a scratch array valid until the next call: the same
+ * order to the bit (−0 before 0; with a NaN, which only the native sort places, the native sort), without
+ * `Float64Array.from`'s iteration and allocation — a short median cost 5–15× its sort (docs/FORECAST.md).
+ */
+function sortedSmall(xs: number[]): ArrayLike<number> {
+  const s = SMALL_SCRATCH;
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i]!;
+    if (Number.isNaN(v)) return sorted(xs);
+    let j = i;
+    while (
+      j > 0 &&
+      (s[j - 1]! > v || (v === 0 && s[j - 1] === 0 && Object.is(v, -0) && !Object.is(s[j - 1], -0)))
+    ) {
+      s[j] = s[j - 1]!;
+      j--;
+    }
+    s[j] = v;
+  }
+  return s;
 }
 
 function quantile(xs: number[], q: number): number {

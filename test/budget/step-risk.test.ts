@@ -1,10 +1,11 @@
 /**
  * The step mixture's quantiles (provider/budget/model.ts `stepRisk`), sorted natively since session 14: the
- * same numbers to the last bit as the comparator sort of [value, weight] pairs it replaced, ties included.
+ * same numbers to the last bit as the comparator sort of [value, weight] pairs it replaced, ties included; and
+ * the median of a few numbers, sorted by insertion since then: the native sort's to the last bit.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ForecastReason, stepRisk } from "../../provider/budget/model";
+import { type ForecastReason, median, stepRisk } from "../../provider/budget/model";
 
 /** The session-13 stepRisk with steps read (a stable comparator sort of pairs, weights summed in its order). */
 function comparatorStepRisk(ratios: number[], sizes: number[], n: number, horizon: number) {
@@ -61,5 +62,28 @@ describe("stepRisk", () => {
     const risky = stepRisk([3, 1, 2, 4, 5], [], 60, 10);
     expect(risky(0.5)).toBe(3);
     expect(risky(0.75)).toBe(4);
+  });
+});
+
+describe("median", () => {
+  it("of up to 40 numbers is the native sort's, bit for bit: −0 and 0, NaN, ties, infinities", () => {
+    const native = (xs: number[]) => {
+      const s = Float64Array.from(xs).sort();
+      const m = Math.floor(s.length / 2);
+      return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
+    const value = fc.oneof(
+      fc.constantFrom(-0, 0, 1, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 5e-324),
+      fc.double(),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 40 }), (xs) => {
+        expect(Object.is(median(xs), native(xs)), JSON.stringify(xs.map(String))).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(Object.is(median([0, -0, 0]), 0)).toBe(true);
+    expect(Object.is(median([0, -0, -0]), -0)).toBe(true);
+    expect(median([])).toBe(0);
   });
 });
