@@ -90,15 +90,15 @@ export function median(xs: number[]): number {
 const SMALL = 16;
 const SMALL_SCRATCH = new Float64Array(SMALL);
 /**
- * sortedSmall is {@link sorted} of at most SMALL numbers, in a scratch array valid until the next call: the same
+ * sortedSmall is {@link sorted} of the first `k` (at most SMALL) numbers of `xs`, in a scratch array valid until the next call: the same
  * order to the bit (−0 before 0; with a NaN, which only the native sort places, the native sort), without
  * `Float64Array.from`'s iteration and allocation — a short median cost 5–15× its sort (docs/FORECAST.md).
  */
-function sortedSmall(xs: number[]): ArrayLike<number> {
+function sortedSmall(xs: ArrayLike<number>, k = xs.length): ArrayLike<number> {
   const s = SMALL_SCRATCH;
-  for (let i = 0; i < xs.length; i++) {
+  for (let i = 0; i < k; i++) {
     const v = xs[i]!;
-    if (Number.isNaN(v)) return sorted(xs);
+    if (Number.isNaN(v)) return sorted(Array.from({ length: k }, (_, j) => xs[j]!));
     let j = i;
     while (
       j > 0 &&
@@ -285,14 +285,14 @@ export function localExpectation(
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
-  // each day's neighbours go into one scratch array, sorted in place: the same median as median(near),
-  // without two arrays a day
+  // each day's neighbours go into one scratch array, sorted by insertion (`sortedSmall`): the same median as
+  // median(near), without two arrays a day
   const near = new Float64Array(14);
   const expected = amounts.map((_, i) => {
     let k = 0;
     for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near[k++] = x[j]!;
     if (k === 0) return 0 * f0[weekdayOf(firstDay + i)]!;
-    const s = near.subarray(0, k).sort();
+    const s = sortedSmall(near, k);
     const m = Math.floor(k / 2);
     return (k % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * f0[weekdayOf(firstDay + i)]!;
   });
