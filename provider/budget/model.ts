@@ -78,11 +78,38 @@ function sorted(xs: number[]): Float64Array {
   return Float64Array.from(xs).sort();
 }
 
-function median(xs: number[]): number {
+/** @internal */
+export function median(xs: number[]): number {
   if (xs.length === 0) return 0;
-  const s = sorted(xs);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const s = xs.length <= SMALL ? sortedSmall(xs) : sorted(xs);
+  const m = Math.floor(xs.length / 2);
+  return xs.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Up to this many numbers, {@link sortedSmall} sorts by insertion into one scratch array (session 14). */
+const SMALL = 16;
+const SMALL_SCRATCH = new Float64Array(SMALL);
+/**
+ * sortedSmall is {@link sorted} of the first `k` (at most SMALL) numbers of `xs`, in a scratch array valid until the next call: the same
+ * order to the bit (−0 before 0; with a NaN, which only the native sort places, the native sort), without
+ * `Float64Array.from`'s iteration and allocation — a short median cost 5–15× its sort (docs/FORECAST.md).
+ */
+function sortedSmall(xs: ArrayLike<number>, k = xs.length): ArrayLike<number> {
+  const s = SMALL_SCRATCH;
+  for (let i = 0; i < k; i++) {
+    const v = xs[i]!;
+    if (Number.isNaN(v)) return sorted(Array.from({ length: k }, (_, j) => xs[j]!));
+    let j = i;
+    while (
+      j > 0 &&
+      (s[j - 1]! > v || (v === 0 && s[j - 1] === 0 && Object.is(v, -0) && !Object.is(s[j - 1], -0)))
+    ) {
+      s[j] = s[j - 1]!;
+      j--;
+    }
+    s[j] = v;
+  }
+  return s;
 }
 
 function quantile(xs: number[], q: number): number {
@@ -258,14 +285,14 @@ export function localExpectation(
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
-  // each day's neighbours go into one scratch array, sorted in place: the same median as median(near),
-  // without two arrays a day
+  // each day's neighbours go into one scratch array, sorted by insertion (`sortedSmall`): the same median as
+  // median(near), without two arrays a day
   const near = new Float64Array(14);
   const expected = amounts.map((_, i) => {
     let k = 0;
     for (let j = Math.max(0, i - 7); j <= Math.min(n - 1, i + 7); j++) if (j !== i) near[k++] = x[j]!;
     if (k === 0) return 0 * f0[weekdayOf(firstDay + i)]!;
-    const s = near.subarray(0, k).sort();
+    const s = sortedSmall(near, k);
     const m = Math.floor(k / 2);
     return (k % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * f0[weekdayOf(firstDay + i)]!;
   });
@@ -1946,7 +1973,7 @@ const OFF_LEVEL = 1.3;
  * the sizes the history showed, at a quarter, half or three quarters of the horizon, weighed by the
  * chance of a step in it (a Poisson rate of the steps read over the `n` days). No step read: the ratios'.
  */
-function stepRisk(
+export function stepRisk(
   ratios: number[],
   reasons: ForecastReason[],
   n: number,
@@ -1958,20 +1985,34 @@ function stepRisk(
     return (q) => quantileOf(s, q);
   }
   const chance = 1 - Math.exp((-STEP_RISK * sizes.length * horizon) / n);
-  const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
+  const first = (1 - chance) / ratios.length;
   const each = chance / (ratios.length * sizes.length * 3);
-  for (const r of ratios)
-    for (const s of sizes) for (const u of [0.25, 0.5, 0.75]) samples.push([r * (1 + (s - 1) * u), each]);
-  samples.sort((a, b) => a[0] - b[0]);
+  // the samples sorted natively (a comparator over up to 1,080 pairs was a sixth of the model's time), and
+  // their weights summed in the order a stable sort by value gives: among equal values, the ratios as they are
+  // first, then the stepped ones (all `each`) — the same sums to the last bit
+  const base = sorted(ratios);
+  const all = new Float64Array(ratios.length * (1 + sizes.length * 3));
+  let k = 0;
+  for (const r of ratios) all[k++] = r;
+  for (const r of ratios) for (const s of sizes) for (const u of STEP_AT) all[k++] = r * (1 + (s - 1) * u);
+  all.sort();
   return (q) => {
     let acc = 0;
-    for (const [v, w] of samples) {
-      acc += w;
+    let b = 0;
+    for (let i = 0; i < all.length; i++) {
+      const v = all[i]!;
+      // (NaN, which sorts last and equals nothing, counts as a stepped sample: as many as of any other value)
+      if (b < base.length && base[b] === v) {
+        b++;
+        acc += first;
+      } else acc += each;
       if (acc >= q) return v;
     }
-    return samples[samples.length - 1]![0];
+    return all[all.length - 1]!;
   };
 }
+/** Where in the horizon `stepRisk` puts a step to come: a quarter, half or three quarters of it. */
+const STEP_AT = [0.25, 0.5, 0.75] as const;
 /**
  * stepTrend says whether the steps the history read (its last 6, of at least 2 changes: a ramp cut into steps a few
  * days apart is one, `changesOf`) go one way: their mean log size,

@@ -1,0 +1,89 @@
+/**
+ * The step mixture's quantiles (provider/budget/model.ts `stepRisk`), sorted natively since session 14: the
+ * same numbers to the last bit as the comparator sort of [value, weight] pairs it replaced, ties included; and
+ * the median of a few numbers, sorted by insertion since then: the native sort's to the last bit.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type ForecastReason, median, stepRisk } from "../../provider/budget/model";
+
+/** The session-13 stepRisk with steps read (a stable comparator sort of pairs, weights summed in its order). */
+function comparatorStepRisk(ratios: number[], sizes: number[], n: number, horizon: number) {
+  const chance = 1 - Math.exp((-1 * sizes.length * horizon) / n);
+  const samples: [number, number][] = ratios.map((r) => [r, (1 - chance) / ratios.length]);
+  const each = chance / (ratios.length * sizes.length * 3);
+  for (const r of ratios)
+    for (const s of sizes) for (const u of [0.25, 0.5, 0.75]) samples.push([r * (1 + (s - 1) * u), each]);
+  samples.sort((a, b) => a[0] - b[0]);
+  return (q: number) => {
+    let acc = 0;
+    for (const [v, w] of samples) {
+      acc += w;
+      if (acc >= q) return v;
+    }
+    return samples[samples.length - 1]![0];
+  };
+}
+
+const stepsOf = (sizes: number[]): ForecastReason[] =>
+  sizes.map((ratio, i) => ({ kind: "step", day: 20_000 + 7 * i, ratio }) as ForecastReason);
+
+describe("stepRisk", () => {
+  it("gives the comparator sort's quantiles bit for bit, where stepped ratios tie the ratios as they are", () => {
+    // values from a small set make ties between the ratios and the stepped ones (1 × (1 + (2 − 1) × ½) = 1.5
+    // is a ratio too), and among each; 0 ties every step of itself
+    const value = fc.oneof(
+      fc.constantFrom(0, 0.5, 1, 1.25, 1.5, 2, 3),
+      fc.double({ min: 0, max: 5, noNaN: true, noDefaultInfinity: true }),
+    );
+    const size = fc.oneof(
+      fc.constantFrom(0.5, 2, 3, 1.5),
+      fc.double({ min: 0.2, max: 5, noNaN: true, noDefaultInfinity: true }),
+    );
+    const q = fc.oneof(fc.constantFrom(0, 0.5, 0.8, 0.9, 1), fc.double({ min: 0, max: 1, noNaN: true }));
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 60 }),
+        fc.array(size, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 14, max: 120 }),
+        fc.integer({ min: 1, max: 45 }),
+        fc.array(q, { minLength: 1, maxLength: 5 }),
+        (ratios, sizes, n, horizon, qs) => {
+          const got = stepRisk(ratios, stepsOf(sizes), n, horizon);
+          const want = comparatorStepRisk(ratios, sizes, n, horizon);
+          for (const x of qs) expect(Object.is(got(x), want(x)), `q ${x}`).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("without steps read, gives the ratios' own quantiles", () => {
+    const risky = stepRisk([3, 1, 2, 4, 5], [], 60, 10);
+    expect(risky(0.5)).toBe(3);
+    expect(risky(0.75)).toBe(4);
+  });
+});
+
+describe("median", () => {
+  it("of up to 40 numbers is the native sort's, bit for bit: −0 and 0, NaN, ties, infinities", () => {
+    const native = (xs: number[]) => {
+      const s = Float64Array.from(xs).sort();
+      const m = Math.floor(s.length / 2);
+      return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
+    const value = fc.oneof(
+      fc.constantFrom(-0, 0, 1, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 5e-324),
+      fc.double(),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 40 }), (xs) => {
+        expect(Object.is(median(xs), native(xs)), JSON.stringify(xs.map(String))).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(Object.is(median([0, -0, 0]), 0)).toBe(true);
+    expect(Object.is(median([0, -0, -0]), -0)).toBe(true);
+    expect(median([])).toBe(0);
+  });
+});
