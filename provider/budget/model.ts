@@ -210,7 +210,6 @@ interface Reading {
   rawActual: number[];
   /** `actual` with spikes and bursts clipped, as the candidates forecast it (the weights' second score). */
   cleanActual: number[];
-  rawClean: number[];
   /** Charges that recur on a day of the month: day of the month → amount. */
   charges: Map<number, number>;
   /**
@@ -937,7 +936,6 @@ function read(amounts: number[], firstDay: number): Reading {
     rawLevel,
     rawActual: c,
     cleanActual: clipped.map((v, i) => v * scale[i]!),
-    rawClean: clipped,
     charges,
     rolled,
     pending,
@@ -1660,22 +1658,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     excursionsToCome(rd, n, levelDays, maybeDays);
     const m0 = maybeDays[0]!;
     maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
-    // a day of the month that spiked month after month (an item not read as a charge), where the horizon
-    // does not reach that day of the month: the backtests count it clipped (`offHorizon`)
-    const off = offHorizon(rd, firstDay, today, lastDay);
     const ratios: number[] = [];
-    // (and the same with those days clipped, for p80 and p90 only: p50 keeps the backtests as they were)
-    const upper: number[] = [];
     for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
       const pred = combined(o, o, o + horizon);
       let act = 0;
-      let clean = 0;
-      for (let i = o; i < o + horizon; i++) {
-        act += rd.actual[i]!;
-        clean += off.has(i) ? rd.cleanActual[i]! : rd.actual[i]!;
-      }
+      for (let i = o; i < o + horizon; i++) act += rd.actual[i]!;
       if (pred > 0) ratios.push(act / pred);
-      if (pred > 0) upper.push(clean / pred);
     }
     // the same backtests on the days as they were (steps not scaled away), over a longer span of origins:
     // what this series' own changes and surprises did to a forecast at this horizon
@@ -1686,7 +1674,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       let pred = 0;
       for (let j = 0; j < rc.count; j++) if (w[j]! > 0) pred += w[j]! * rc.sum(j, o, o, o + horizon);
       let act = 0;
-      for (let i = o; i < o + horizon; i++) act += off.has(i) ? rd.rawClean[i]! : rd.rawActual[i]!;
+      for (let i = o; i < o + horizon; i++) act += rd.rawActual[i]!;
       if (pred > 0) rawRatios.push(act / pred);
     }
     const dailyRate = combined(n, n, n + 7) / 7;
@@ -1736,9 +1724,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       if (trend && Math.abs(p50 - 1) >= 0.005)
         reasons.push({ kind: "step-trend", steps: trend.steps, ratio: trend.ratio });
       const floor = longFloor(rawRatios, horizon);
-      const [rUp, wUp] = off.size === 0 ? [risky, widen] : upperRisk(upper, rd.reasons, n, horizon);
-      const p80 = Math.max(1, p50, wUp(rUp(0.8)), floor(0.8));
-      const q = { p50, p80, p90: Math.max(p80, wUp(rUp(0.9)), floor(0.9)) };
+      const p80 = Math.max(1, p50, widen(risky(0.8)), floor(0.8));
+      const q = { p50, p80, p90: Math.max(p80, widen(risky(0.9)), floor(0.9)) };
       offLevel(q, rd.rawLevel, dailyRate);
       return shaped(levelDays, chargeDays, q, ratios.length, "weekday-level", dailyRate, reasons, maybeDays);
     }
@@ -2390,57 +2377,6 @@ function longFloor(ratios: number[], horizon: number): (q: number) => number {
   const m = quantileOf(s, 0.5);
   const spread = ownSpread(ratios, horizon);
   return (q) => 1 + Math.max(0, quantileOf(s, q) - Math.min(1, m)) * (q > 0.85 ? spread.p90 : spread.p80);
-}
-
-/**
- * offHorizon gives the days of the history (indices) that the intervals' backtests read clipped (their spike
- * taken off, `rawClean` / `cleanActual`): a day of the month that spiked (OFF_SIZE × its clipped amount) in every
- * month the history reaches it, at least OFF_MONTHS times — an item billed monthly that is not read as a charge
- * (amounts unlike month to month) — where the horizon (`today`..`lastDay`) does not reach that day of the month.
- * The backtests' windows that held it read it as a surprise the horizon cannot bring (foreign5-tune
- * media-streaming/8706: its 1st, 6× a day, set p80 at 1.3–2.6× the level's rest from the 14th, covered 97.4 %).
- * A charge that wanders between the month's last days and the 1st (not every month on one day) is kept.
- */
-function offHorizon(rd: Reading, firstDay: number, today: number, lastDay: number): Set<number> {
-  const out = new Set<number>();
-  const inHorizon = new Set<number>();
-  for (let d = today; d <= lastDay && inHorizon.size < 31; d++) inHorizon.add(dayOfMonth(d));
-  if (inHorizon.size >= 31) return out;
-  const n = rd.rawActual.length;
-  const seen = new Map<number, number>();
-  const spiked = new Map<number, number>();
-  const isSpike = (i: number) => rd.rawActual[i]! > rd.rawClean[i]! * OFF_SIZE;
-  for (let i = 0; i < n; i++) {
-    const dom = dayOfMonth(firstDay + i);
-    if (inHorizon.has(dom)) continue;
-    seen.set(dom, (seen.get(dom) ?? 0) + 1);
-    if (isSpike(i)) spiked.set(dom, (spiked.get(dom) ?? 0) + 1);
-  }
-  for (let i = 0; i < n; i++) {
-    const dom = dayOfMonth(firstDay + i);
-    const k = spiked.get(dom) ?? 0;
-    if (k >= OFF_MONTHS && k >= seen.get(dom)! && isSpike(i)) out.add(i);
-  }
-  return out;
-}
-/** How many months a day of the month must have spiked in (all it was seen in) for `offHorizon`. */
-const OFF_MONTHS = 2;
-/** How many times its clipped amount a day is for `offHorizon` to count it a spike. */
-const OFF_SIZE = 2;
-const dayOfMonth = (day: number) => new Date(day * DAY_MS).getUTCDate();
-
-/**
- * upperRisk is the step mixture (`stepRisk`) and its widening by SPREAD above its median, read on the
- * backtests `upper` (offHorizon's days clipped), for p80 and p90.
- */
-function upperRisk(
-  upper: number[],
-  reasons: ForecastReason[],
-  n: number,
-  horizon: number,
-): [(q: number) => number, (q: number) => number] {
-  const q50 = quantile(upper, 0.5);
-  return [stepRisk(upper, reasons, n, horizon), (q) => q50 + Math.max(0, q - q50) * SPREAD];
 }
 
 /** How many of the long backtests' own out-of-sample checks `ownSpread` reads at most, and needs at least. */
