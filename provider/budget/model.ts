@@ -204,6 +204,34 @@ function recursAlike(excess: readonly number[], base: readonly number[], noise: 
   if (!excess.every((x, k) => x > Math.max(sigmas * noise, 0.3) * Math.max(base[k]!, 1e-9))) return false;
   return Math.min(...excess) >= 0.6 * Math.max(...excess);
 }
+/**
+ * A monthly item whose amount varies is still a monthly charge: every occurrence (at least `VARIED_SEEN`)
+ * stands at least `VARIED_OVER` times its day over what the day expects, and the log of that excess ÷ the day
+ * varies from month to month by less than its mean ÷ `VARIED_T` — judged against its own spread, not the day
+ * noise (foreign5 media-streaming: a CDN commitment of 114–128 k on every 1st, 6× a day, a licence of ~200 k
+ * more each quarter). Forecast at the lower median of the occurrences ({@link variedAmount}); what a month adds
+ * over it (the quarterly licence) stays a spike.
+ */
+const VARIED_SEEN = 3;
+const VARIED_OVER = 1;
+const VARIED_T = 3;
+function recursVaried(excess: readonly number[], base: readonly number[]): boolean {
+  if (excess.length < VARIED_SEEN) return false;
+  const logs: number[] = [];
+  for (const [k, x] of excess.entries()) {
+    const b = Math.max(base[k]!, 1e-9);
+    if (!(x > VARIED_OVER * b)) return false;
+    logs.push(Math.log(x / b));
+  }
+  const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1));
+  return mean > VARIED_T * sd;
+}
+/** A varying monthly item's amount: the lower median of its occurrences' excesses (a quarterly extra left out). */
+function variedAmount(excess: readonly number[]): number {
+  const s = [...excess].sort((a, b) => a - b);
+  return s[(s.length - 1) >> 1]!;
+}
 /** The first day from `from` on that is anchored to `anchor` ({@link anchorsOf}; within 62 days, or `from`). */
 function nextOnAnchor(anchor: number, from: number): number {
   for (let d = from; d < from + 62; d++) if (anchorsOf(d).includes(anchor)) return d;
@@ -715,8 +743,11 @@ function read(amounts: number[], firstDay: number): Reading {
           rolled.add(dom);
         }
       }
-      if (!recursAlike(excess, base, noise)) continue;
-      const amount = (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2;
+      const alike = recursAlike(excess, base, noise);
+      if (!alike && !recursVaried(excess, base)) continue;
+      const amount = alike
+        ? (excess[excess.length - 1]! + excess[excess.length - 2]!) / 2
+        : variedAmount(excess);
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
         const t = idx[k]!;
