@@ -1,0 +1,70 @@
+/**
+ * A monthly item whose amount varies from month to month is still a monthly charge (provider/budget/model.ts,
+ * `recursVaried`; docs/FORECAST.md session 14, wt-fc57). The model before read a charge only when its amounts
+ * were alike (the smallest ≥ 0.6 of the largest): a CDN commitment of 4–10 days' use on every 1st was clipped as
+ * a spike each month, and both backtest sets then held the 1st in h/30 of their windows (p80 at 1.3–2.6× the
+ * level, foreign5 media-streaming/8706 97 % covered).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { forecastModel } from "../../provider/budget/model";
+
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+/** ±2 % of deterministic noise on day `i`. */
+const jitter = (i: number) => 1 + (((i * 37) % 11) - 5) / 250;
+const dom = (d: number) => new Date(d * 86_400_000).getUTCDate();
+
+const TODAY = dayNumber("2026-06-20");
+/** 84 days before 20 June 2026 (from 28 March: three 1sts) at 100 a day and `items[k]` more on the k-th 1st. */
+function history(items: readonly number[]): number[] {
+  const first = TODAY - 84;
+  let k = 0;
+  return Array.from({ length: 84 }, (_, i) => 100 * jitter(i) + (dom(first + i) === 1 ? items[k++]! : 0));
+}
+const JULY_1 = dayNumber("2026-07-01") - TODAY;
+
+describe("a monthly item whose amount varies", () => {
+  it("is read as a charge on its day at what every month billed, the rest of the days at the level", () => {
+    // 450, 1000 (a quarterly licence on top), 650: unlike amounts (450 < 0.6 × 1000)
+    const f = forecastModel(history([450, 1000, 650]), TODAY).forecast(0, dayNumber("2026-07-31"));
+    const read = f.reasons.filter((r) => r.kind === "day-of-month");
+    expect(read).toEqual([{ kind: "day-of-month", dayOfMonth: 1, amount: expect.closeTo(450, -2) }]);
+    expect(f.path[JULY_1]!.p50).toBeGreaterThan(100 + 400);
+    expect(f.path[JULY_1]!.p50).toBeLessThan(100 + 600);
+    for (const [i, d] of f.path.entries()) if (i !== JULY_1) expect(d.p50).toBeLessThan(110);
+    // what a month added over it stays a spike: in p80, not a second charge every month
+    expect(f.remaining!.p50).toBeGreaterThan(42 * 100 + 400);
+    expect(f.remaining!.p50).toBeLessThan(42 * 100 + 1000);
+    expect(f.remaining!.p80).toBeGreaterThan(f.remaining!.p50);
+  });
+
+  it("is not read from a day that stood high in only some months, nor from amounts all over the place", () => {
+    for (const items of [
+      [0, 900, 700], // two months of three
+      [120, 3000, 400], // log excess 0.2–3.4 days: its spread is not a recurring item's
+    ]) {
+      const f = forecastModel(history(items), TODAY).forecast(0, dayNumber("2026-07-31"));
+      expect(f.reasons.filter((r) => r.kind === "day-of-month")).toEqual([]);
+    }
+  });
+
+  it("is read at its smallest amount, whatever the amounts (property)", () => {
+    // any three amounts of 5–12 days' use whose smallest is under 0.6 of the largest
+    const amount = fc.integer({ min: 500, max: 1200 });
+    const amounts = fc.tuple(amount, amount, amount).filter((xs) => Math.min(...xs) < 0.6 * Math.max(...xs));
+    fc.assert(
+      fc.property(amounts, (items) => {
+        const t0 = performance.now();
+        const f = forecastModel(history(items), TODAY).forecast(0, dayNumber("2026-07-31"));
+        expect(performance.now() - t0).toBeLessThan(200);
+        const read = f.reasons.filter((r) => r.kind === "day-of-month");
+        expect(read.length).toBe(1);
+        const amount = read[0]!.kind === "day-of-month" ? read[0]!.amount : Number.NaN;
+        expect(amount).toBeGreaterThan(Math.min(...items) - 60);
+        expect(amount).toBeLessThan(Math.min(...items) + 60);
+        expect(f.path[JULY_1]!.p50).toBeGreaterThan(100 + Math.min(...items) - 60);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
