@@ -909,6 +909,18 @@ function read(amounts: number[], firstDay: number): Reading {
       size = size.slice(0, -1);
     }
   }
+  // a fresh low run still under way (LULL_MIN..LULL_MAX days, the history's last) that covers the series' own
+  // low weekdays and no more than LULL_WORKING of its usual ones — a holiday by a weekend, not yet over — is
+  // read as a lull where the series' history holds no step of its kind that stayed (docs/FORECAST.md session 14)
+  if (cps.length > 0 && lullUnderWay(cps, size, f0, firstDay, n)) {
+    const lift = Math.exp(-size[size.length - 1]!);
+    for (let i = cps[cps.length - 1]!; i < n; i++) {
+      clipped[i] = clipped[i]! * lift;
+      des[i] = des[i]! * lift;
+    }
+    cps = cps.slice(0, -1);
+    size = size.slice(0, -1);
+  }
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
     const bounds = [0, ...cps, n];
@@ -1084,6 +1096,26 @@ function backBefore(
   const near = Math.abs(y - median(before)) <= BACK_NEAR * sigma;
   return near && Math.abs(y - median(fresh)) > BACK_FAR * sigma ? last : undefined;
 }
+/**
+ * lullUnderWay says whether the last step (at `at`, log sizes `sizes`, on a history of `n` days whose weekday
+ * factors are `f0`) is a lull still under way: a step down LULL_MIN..LULL_MAX days old whose days include at
+ * least one of the series' low weekdays (factor under LULL_LOW) and at most LULL_WORKING others, on a series
+ * whose earlier steps held none down by half its size or more.
+ */
+function lullUnderWay(at: number[], sizes: number[], f0: number[], firstDay: number, n: number): boolean {
+  const from = at[at.length - 1]!;
+  const s = sizes[sizes.length - 1]!;
+  if (s >= 0 || n - from < LULL_MIN || n - from > LULL_MAX) return false;
+  let low = 0;
+  for (let i = from; i < n; i++) if (f0[weekdayOf(firstDay + i)]! < LULL_LOW) low++;
+  if (low === 0 || n - from - low > LULL_WORKING) return false;
+  for (let j = 0; j < sizes.length - 1; j++) if (sizes[j]! <= s / 2) return false;
+  return true;
+}
+const LULL_MIN = 2;
+const LULL_MAX = 4;
+const LULL_LOW = 0.8;
+const LULL_WORKING = 2;
 /** A fresh level's last day within this many step-noise sigmas of the level before it is back ({@link backBefore}). */
 const BACK_NEAR = 2;
 /** …when it stands more than this many from the fresh days before it. */
