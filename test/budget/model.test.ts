@@ -2129,9 +2129,21 @@ describe("forecastModel on a lull around a weekend still under way (session 14: 
 
   it("still reads the step on a series whose history holds a step down of its kind that stayed", () => {
     // a removal of 40 % 40 days before: this series' level moves and stays, the fresh run is read at once
-    const f = forecastModel(history(0.5, (k) => k <= 4, 1, 0.6), today).forecast(0, today + 19);
+    const f = forecastModel(
+      history(0.5, (k) => k <= 4, 1, 0.6),
+      today,
+    ).forecast(0, today + 19);
     expect(f.reasons.filter((r) => r.kind === "step" && r.day >= today - 5)).toHaveLength(1);
     expect(f.remaining!.p50 / truth(19)).toBeLessThan(0.7);
+  });
+
+  it("still reads a fall that takes the weekend down too (a season's end: school-portal/8802, ×0.12)", () => {
+    const f = forecastModel(
+      history(0.12, (k) => k <= 4),
+      today,
+    ).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step" && r.day >= today - 5)).toHaveLength(1);
+    expect(f.remaining!.p50 / truth(19)).toBeLessThan(0.3);
   });
 
   it("keeps any run under way sound and quick (property)", () => {
@@ -2143,10 +2155,10 @@ describe("forecastModel on a lull around a weekend still under way (session 14: 
         fc.constantFrom(1, 0.6, 1.5),
         (depth, len, scale, earlier) => {
           const t0 = performance.now();
-          const f = forecastModel(history(depth, (k) => k <= len, scale, earlier), today).forecast(
-            0,
-            today + 19,
-          );
+          const f = forecastModel(
+            history(depth, (k) => k <= len, scale, earlier),
+            today,
+          ).forecast(0, today + 19);
           expect(performance.now() - t0).toBeLessThan(200);
           const q = f.remaining!;
           expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
