@@ -940,6 +940,18 @@ function read(amounts: number[], firstDay: number): Reading {
       size = size.slice(0, -1);
     }
   }
+  // a fresh low run still under way (LULL_MIN..LULL_MAX days, the history's last) that covers the series' own
+  // low weekdays and no more than LULL_WORKING of its usual ones — a holiday by a weekend, not yet over — is
+  // read as a lull where the series' history holds no step of its kind that stayed (docs/FORECAST.md session 14)
+  if (cps.length > 0 && lullUnderWay(cps, size, des, f0, firstDay)) {
+    const lift = Math.exp(-size[size.length - 1]!);
+    for (let i = cps[cps.length - 1]!; i < n; i++) {
+      clipped[i] = clipped[i]! * lift;
+      des[i] = des[i]! * lift;
+    }
+    cps = cps.slice(0, -1);
+    size = size.slice(0, -1);
+  }
   const scale = Array(n).fill(1) as number[];
   if (cps.length > 0) {
     const bounds = [0, ...cps, n];
@@ -1115,6 +1127,39 @@ function backBefore(
   const near = Math.abs(y - median(before)) <= BACK_NEAR * sigma;
   return near && Math.abs(y - median(fresh)) > BACK_FAR * sigma ? last : undefined;
 }
+/**
+ * lullUnderWay says whether the last step (at `at`, log sizes `sizes`, on a history of `n` days whose weekday
+ * factors are `f0`) is a lull still under way: a step down LULL_MIN..LULL_MAX days old whose days include at
+ * least one of the series' low weekdays (factor under LULL_LOW) and at most LULL_WORKING others, on a series
+ * whose earlier steps held none down by half its size or more.
+ */
+function lullUnderWay(at: number[], sizes: number[], des: number[], f0: number[], firstDay: number): boolean {
+  const n = des.length;
+  const from = at[at.length - 1]!;
+  const s = sizes[sizes.length - 1]!;
+  if (s >= 0 || n - from < LULL_MIN || n - from > LULL_MAX) return false;
+  let low = 0;
+  for (let i = from; i < n; i++) if (f0[weekdayOf(firstDay + i)]! < LULL_LOW) low++;
+  if (low === 0 || n - from - low > LULL_WORKING) return false;
+  // (no day under LULL_FLOOR of the series' quietest usual weekday, idle ones aside: a holiday brings a working
+  // day down to about a weekend's, a season's end takes the weekend down too — foreign5 school-portal/8802, a
+  // school holiday from a Saturday at ×0.12)
+  const before: number[] = [];
+  for (let i = from - 1; i >= 0 && before.length < 7; i--) if (des[i]! > 0) before.push(des[i]!);
+  if (before.length < 3) return false;
+  let quiet = Number.POSITIVE_INFINITY;
+  for (const f of f0) if (f >= IDLE_WEEKDAY) quiet = Math.min(quiet, f);
+  const floor = LULL_FLOOR * median(before) * quiet;
+  for (let i = from; i < n; i++)
+    if (des[i]! > 0 && des[i]! * f0[weekdayOf(firstDay + i)]! < floor) return false;
+  for (let j = 0; j < sizes.length - 1; j++) if (sizes[j]! <= s / 2) return false;
+  return true;
+}
+const LULL_MIN = 2;
+const LULL_MAX = 4;
+const LULL_LOW = 0.8;
+const LULL_WORKING = 2;
+const LULL_FLOOR = 0.5;
 /** A fresh level's last day within this many step-noise sigmas of the level before it is back ({@link backBefore}). */
 const BACK_NEAR = 2;
 /** …when it stands more than this many from the fresh days before it. */

@@ -2105,3 +2105,67 @@ describe("forecastModel on a lull of a few days around a weekend that ended (ses
     );
   });
 });
+
+describe("forecastModel on a lull around a weekend still under way (session 14: lullUnderWay)", () => {
+  // today a Tuesday: 84 days ending Monday, weekdays 100, weekends 60 (± `jitter`); the last `low` days before
+  // today at `depth` × their own (a holiday Friday and Monday around the weekend: Easter seen on Easter Monday)
+  const today = MONDAY + 1;
+  const usual = (d: number) => [60, 100, 100, 100, 100, 100, 60][weekdayOf(d)]!;
+  const history = (depth: number, low: (k: number) => boolean, scale = 1, earlier = 1) =>
+    Array.from({ length: 84 }, (_, i) => {
+      const k = 84 - i; // days before today: the Monday is 1, the Friday 4
+      return scale * usual(today - k) * jitter(i) * (low(k) ? depth : 1) * (k > 40 ? 1 / earlier : 1);
+    });
+  const easter = (k: number) => k === 1 || k === 4;
+  const truth = (ahead: number) =>
+    Array.from({ length: ahead + 1 }, (_, k) => usual(today + k)).reduce((a, b) => a + b);
+
+  it("reads a holiday, the weekend and a holiday still under way as no step (saas-crm/8804, 7 April)", () => {
+    // the previous model read a step from the Friday: −19 % on the days to come (8804: −27 % on the month)
+    const f = forecastModel(history(0.4, easter), today).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step")).toHaveLength(0);
+    expect(Math.abs(f.remaining!.p50 / truth(19) - 1)).toBeLessThan(0.05);
+  });
+
+  it("still reads the step on a series whose history holds a step down of its kind that stayed", () => {
+    // a removal of 40 % 40 days before: this series' level moves and stays, the fresh run is read at once
+    const f = forecastModel(
+      history(0.5, (k) => k <= 4, 1, 0.6),
+      today,
+    ).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step" && r.day >= today - 5)).toHaveLength(1);
+    expect(f.remaining!.p50 / truth(19)).toBeLessThan(0.7);
+  });
+
+  it("still reads a fall that takes the weekend down too (a season's end: school-portal/8802, ×0.12)", () => {
+    const f = forecastModel(
+      history(0.12, (k) => k <= 4),
+      today,
+    ).forecast(0, today + 19);
+    expect(f.reasons.filter((r) => r.kind === "step" && r.day >= today - 5)).toHaveLength(1);
+    expect(f.remaining!.p50 / truth(19)).toBeLessThan(0.3);
+  });
+
+  it("keeps any run under way sound and quick (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.05, max: 3, noNaN: true }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom(0.01, 1, 1e6),
+        fc.constantFrom(1, 0.6, 1.5),
+        (depth, len, scale, earlier) => {
+          const t0 = performance.now();
+          const f = forecastModel(
+            history(depth, (k) => k <= len, scale, earlier),
+            today,
+          ).forecast(0, today + 19);
+          expect(performance.now() - t0).toBeLessThan(200);
+          const q = f.remaining!;
+          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
+          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
