@@ -2038,12 +2038,7 @@ describe("forecastModel on an incident that began on a quiet weekday (session 13
         fc.double({ min: 0.5, max: 5, noNaN: true }),
         fc.constantFrom(0.01, 1, 1e6),
         (sun, mon, scale) => {
-          const t0 = performance.now();
-          const f = forecastModel(incident(sun, mon, scale), today).forecast(0, today + 19);
-          expect(performance.now() - t0).toBeLessThan(200);
-          const q = f.remaining!;
-          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
-          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+          expect(soundForecast(incident(sun, mon, scale), 19, today).remaining).not.toBeNull();
         },
       ),
       { numRuns: 60 },
@@ -2090,15 +2085,13 @@ describe("forecastModel on a lull of a few days around a weekend that ended (ses
         fc.integer({ min: 2, max: 7 }),
         fc.constantFrom(0.01, 1, 1e6),
         (depth, len, scale) => {
-          const t0 = performance.now();
-          const f = forecastModel(
-            history(depth, (k) => k >= 2 && k <= len, scale),
-            today,
-          ).forecast(0, today + 19);
-          expect(performance.now() - t0).toBeLessThan(200);
-          const q = f.remaining!;
-          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
-          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+          expect(
+            soundForecast(
+              history(depth, (k) => k >= 2 && k <= len, scale),
+              19,
+              today,
+            ).remaining,
+          ).not.toBeNull();
         },
       ),
       { numRuns: 60 },
@@ -2154,15 +2147,13 @@ describe("forecastModel on a lull around a weekend still under way (session 14: 
         fc.constantFrom(0.01, 1, 1e6),
         fc.constantFrom(1, 0.6, 1.5),
         (depth, len, scale, earlier) => {
-          const t0 = performance.now();
-          const f = forecastModel(
-            history(depth, (k) => k <= len, scale, earlier),
-            today,
-          ).forecast(0, today + 19);
-          expect(performance.now() - t0).toBeLessThan(200);
-          const q = f.remaining!;
-          expect(Number.isFinite(q.p90) && q.p50 >= 0 && q.p50 <= q.p80 + 1e-9 * q.p80).toBe(true);
-          expect(q.p80).toBeLessThanOrEqual(q.p90 + 1e-9 * q.p90);
+          expect(
+            soundForecast(
+              history(depth, (k) => k <= len, scale, earlier),
+              19,
+              today,
+            ).remaining,
+          ).not.toBeNull();
         },
       ),
       { numRuns: 60 },
