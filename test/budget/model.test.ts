@@ -2046,19 +2046,36 @@ describe("forecastModel on an incident that began on a quiet weekday (session 13
   });
 });
 
+/** A usual week of the lull tests: weekdays 100, weekends 60. */
+const usualDay = (d: number) => [60, 100, 100, 100, 100, 100, 60][weekdayOf(d)]!;
+/**
+ * 84 usual days (± `jitter`) ending the day before `today`, the days `k` before it where `low(k)` at `depth` ×
+ * their own, everything at `scale`, and the days more than 40 before it at 1 ÷ `earlier` (a step of its kind that
+ * stayed).
+ */
+function lullHistory(
+  today: number,
+  depth: number,
+  low: (k: number) => boolean,
+  scale = 1,
+  earlier = 1,
+): number[] {
+  return Array.from({ length: 84 }, (_, i) => {
+    const k = 84 - i;
+    return scale * usualDay(today - k) * jitter(i) * (low(k) ? depth : 1) * (k > 40 ? 1 / earlier : 1);
+  });
+}
+/** What today and the `ahead` days after it bill in a usual week. */
+const usualTotal = (today: number, ahead: number) =>
+  Array.from({ length: ahead + 1 }, (_, k) => usualDay(today + k)).reduce((a, b) => a + b);
+
 describe("forecastModel on a lull of a few days around a weekend that ended (session 14: backBefore)", () => {
-  // today a Wednesday: 84 days ending Tuesday, weekdays 100, weekends 60 (± `jitter`); the Friday and the
-  // Monday around the last weekend (a holiday on each side) at `depth` × their own, or the last `low` days
+  // today a Wednesday: the Tuesday is 1 day before it, the Friday 5; a holiday on each side of the last weekend
   const today = MONDAY + 2;
-  const usual = (d: number) => [60, 100, 100, 100, 100, 100, 60][weekdayOf(d)]!;
   const history = (depth: number, low: (k: number) => boolean, scale = 1) =>
-    Array.from({ length: 84 }, (_, i) => {
-      const k = 84 - i; // days before today: the Tuesday is 1, the Friday 5
-      return scale * usual(today - k) * jitter(i) * (low(k) ? depth : 1);
-    });
+    lullHistory(today, depth, low, scale);
   const holidays = (k: number) => k === 2 || k === 5;
-  const truth = (ahead: number) =>
-    Array.from({ length: ahead + 1 }, (_, k) => usual(today + k)).reduce((a, b) => a + b);
+  const truth = (ahead: number) => usualTotal(today, ahead);
 
   it("reads a holiday, the weekend and a holiday followed by a usual Tuesday as no step (saas-crm/8804, Easter)", () => {
     // the previous model read a step ×0.69 from the Friday, held past the Tuesday back: −29 % on the days to come
@@ -2100,18 +2117,13 @@ describe("forecastModel on a lull of a few days around a weekend that ended (ses
 });
 
 describe("forecastModel on a lull around a weekend still under way (session 14: lullUnderWay)", () => {
-  // today a Tuesday: 84 days ending Monday, weekdays 100, weekends 60 (± `jitter`); the last `low` days before
-  // today at `depth` × their own (a holiday Friday and Monday around the weekend: Easter seen on Easter Monday)
+  // today a Tuesday: the Monday is 1 day before it, the Friday 4 (a holiday Friday and Monday around the weekend:
+  // Easter seen on Easter Monday)
   const today = MONDAY + 1;
-  const usual = (d: number) => [60, 100, 100, 100, 100, 100, 60][weekdayOf(d)]!;
   const history = (depth: number, low: (k: number) => boolean, scale = 1, earlier = 1) =>
-    Array.from({ length: 84 }, (_, i) => {
-      const k = 84 - i; // days before today: the Monday is 1, the Friday 4
-      return scale * usual(today - k) * jitter(i) * (low(k) ? depth : 1) * (k > 40 ? 1 / earlier : 1);
-    });
+    lullHistory(today, depth, low, scale, earlier);
   const easter = (k: number) => k === 1 || k === 4;
-  const truth = (ahead: number) =>
-    Array.from({ length: ahead + 1 }, (_, k) => usual(today + k)).reduce((a, b) => a + b);
+  const truth = (ahead: number) => usualTotal(today, ahead);
 
   it("reads a holiday, the weekend and a holiday still under way as no step (saas-crm/8804, 7 April)", () => {
     // the previous model read a step from the Friday: −19 % on the days to come (8804: −27 % on the month)

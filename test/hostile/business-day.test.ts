@@ -5,14 +5,14 @@
  * Saturday) and says so in every output — the words in text, `businessDay` and its next day in --json.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
+import type { Emulator } from "../../emulator";
 import { addDays } from "../../provider/billing/periods";
+import { emulatorBilling } from "../helpers/billed";
 import { runCli } from "../helpers/cli";
 
 const PROJECT = 9311;
 const AS_OF = "2026-01-10";
 const FROM = "2025-09-01";
-const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 /** The last Monday–Friday of a day's month. */
 function lastBusinessDay(iso: string): string {
   const d = new Date(`${iso}T00:00:00Z`);
@@ -35,14 +35,7 @@ let emu: Emulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  const days = dayOf(AS_OF) - dayOf(FROM);
-  const daily = Array.from({ length: days }, (_, i) => {
-    const day = addDays(FROM, i);
-    return { day, totalAmount: bill(day), totalBonuses: 0 };
-  });
-  emu.setProject({ id: PROJECT, products: { 1: { balance: 50_000, bonuses: 0, daily } } });
-  env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+  ({ emu, env } = await emulatorBilling(PROJECT, FROM, AS_OF, bill));
 });
 afterAll(async () => {
   await emu?.close();

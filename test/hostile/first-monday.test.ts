@@ -3,8 +3,8 @@
  * history with one, and `costgate check --as-of` on a first Monday forecasts it today and says so in every output — the reason's words in text, `weekday` and its next day in --json.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../emulator";
-import { addDays } from "../../provider/billing/periods";
+import type { Emulator } from "../../emulator";
+import { emulatorBilling } from "../helpers/billed";
 import { runCli } from "../helpers/cli";
 
 const PROJECT = 9301;
@@ -14,7 +14,6 @@ const AS_OF = "2023-05-01";
 const FROM = "2022-12-01";
 /** May's true total: 5 Mondays at 130, 8 weekend days at 60, 18 days at 100, and the charge today. */
 const MAY = 5 * 130 + 8 * 60 + 18 * 100 + 900;
-const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 /** 100.00 a day (Mondays 130.00, weekends 60.00) from 1 December 2022, and 900.00 more on each first Monday. */
 function bill(iso: string): number {
   const d = new Date(`${iso}T00:00:00Z`);
@@ -26,14 +25,7 @@ let emu: Emulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  const days = dayOf(AS_OF) - dayOf(FROM);
-  const daily = Array.from({ length: days }, (_, i) => {
-    const day = addDays(FROM, i);
-    return { day, totalAmount: bill(day), totalBonuses: 0 };
-  });
-  emu.setProject({ id: PROJECT, products: { 1: { balance: 50_000, bonuses: 0, daily } } });
-  env = { COSTGATE_BILLING_URL: emu.billingUrl, COSTGATE_BILLING_TOKEN: emu.seed.billing.token };
+  ({ emu, env } = await emulatorBilling(PROJECT, FROM, AS_OF, bill));
 });
 afterAll(async () => {
   await emu?.close();
