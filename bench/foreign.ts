@@ -400,8 +400,16 @@ export function generateForeign(p: Profile): ForeignSeries {
   return { name: p.name, seed: p.seed, firstDay, daily, story };
 }
 
-/** The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`). */
-export const FOREIGN_SPLITS = { tune: [7101, 7201, 7301], heldout: [9101, 9201] } as const;
+/**
+ * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
+ * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
+ * (tuning allowed; its figures are never reported).
+ */
+export const FOREIGN_SPLITS = {
+  tune: [7101, 7201, 7301],
+  heldout: [9101, 9201],
+  probe: [6101, 6201, 6301, 6401, 6501],
+} as const;
 
 /**
  * foreignSplit is a split's series: every profile with each of the split's seed groups (`FOREIGN_SPLITS`).

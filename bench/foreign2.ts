@@ -634,8 +634,16 @@ export function generateForeign2(p: Profile2): ForeignSeries {
   return { name: p.name, seed: p.seed, firstDay, daily, story };
 }
 
-/** The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`). */
-export const FOREIGN2_SPLITS = { tune: [8101, 8201], heldout: [9301, 9401] } as const;
+/**
+ * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
+ * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
+ * (tuning allowed; its figures are never reported).
+ */
+export const FOREIGN2_SPLITS = {
+  tune: [8101, 8201],
+  heldout: [9301, 9401],
+  probe: [6101, 6201, 6301, 6401, 6501],
+} as const;
 
 /**
  * foreign2Split is a split's series: every profile with each of the split's seed groups

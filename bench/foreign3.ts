@@ -872,8 +872,16 @@ export function generateForeign3(p: Profile3): ForeignSeries {
   return { name: p.name, seed: p.seed, firstDay, daily, story };
 }
 
-/** The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`). */
-export const FOREIGN3_SPLITS = { tune: [8301, 8401], heldout: [9501, 9601] } as const;
+/**
+ * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
+ * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
+ * (tuning allowed; its figures are never reported).
+ */
+export const FOREIGN3_SPLITS = {
+  tune: [8301, 8401],
+  heldout: [9501, 9601],
+  probe: [6101, 6201, 6301, 6401, 6501],
+} as const;
 
 /**
  * foreign3Split is a split's series: every profile with each of the split's seed groups
