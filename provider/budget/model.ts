@@ -75,7 +75,8 @@ export const weekdayOf = (day: number): number => (day + 4) % DAY_WEEK;
  * and 0 can come out in another order than `(a, b) => a - b` left them; they are equal in every use here.
  */
 function sorted(xs: number[]): Float64Array {
-  return Float64Array.from(xs).sort();
+  // (the constructor copies an array without `from`'s iteration)
+  return new Float64Array(xs).sort();
 }
 
 /** @internal */
@@ -695,6 +696,11 @@ function read(amounts: number[], firstDay: number): Reading {
       let { days, idx, excess, base } = occurrences(onDays);
       // (but a charge must be seen on its own day too: catch-ups alone are delays that carried more)
       if (idx.filter((t, k) => t === days[k]).length < MOVED_SEEN) continue;
+      // (no occurrence over its day by the least any reading below asks of every occurrence it keeps — recursAlike,
+      // recursVaried, and a bare occurrence's others — is no charge: a plain day of the month, most of them, skips
+      // their allocations; the 29th–31st read their rolled days besides)
+      const least = Math.min(Math.max(Math.max(3, 7 - excess.length) * noise, 0.3), VARIED_OVER);
+      if ((dom < 29 || dom > 31) && !excess.some((x, k) => x > least * Math.max(base[k]!, 1e-9))) continue;
       // (an occurrence billed on time while its day's own use came with the next day — a month's last day
       // billed on the next 1st, its monthly item not: the day holds the charge alone, short of the others by
       // about a day, and the next day carries a day more than its own. Read as the charge and a delay; left
@@ -1294,7 +1300,8 @@ function usageMoved(
 ): number[] {
   const top = Math.max(...excess);
   const out: number[] = [];
-  for (const [k, i] of idx.entries()) {
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
     if (i !== days[k] || i + 1 >= c.length || !(excess[k]! < 0.6 * top) || !(c[i]! > 0)) continue;
     const day = expected[i]!;
     const carried = c[i + 1]! - expected[i + 1]!;
@@ -1450,68 +1457,94 @@ const MEAN_14 = 1;
 const MEAN_7 = 0;
 const LINE = 5;
 
+/** Each candidate's kind as a number and its span (days, or the lag of "since"): the backtests' inner loops read these. */
+const K_MEAN = 0;
+const K_RATIO = 1;
+const K_LINE = 2;
+const K_SINCE = 3;
+const KIND_OF = Int8Array.from(CANDIDATES, (c) =>
+  c.kind === "mean" ? K_MEAN : c.kind === "ratio" ? K_RATIO : c.kind === "line" ? K_LINE : K_SINCE,
+);
+const SPAN_OF = Int32Array.from(CANDIDATES, (c) => (c.kind === "since" ? c.lag : c.days));
+
 /**
  * Candidates computes, from prefix sums, each candidate's forecast of the days `o`..`o + h − 1` made at
  * origin `o` (index into the history; days before `o` only): each of {@link CANDIDATES}, times the days'
  * weekday factors.
  */
 class Candidates {
-  private readonly p: number[] = [0];
-  private readonly pi: number[] = [0];
-  private readonly fsum: number[] = [0];
-  private readonly fisum: number[] = [0];
+  /** Prefix sums of the level and of i × level. */
+  private readonly p: Float64Array;
+  private readonly pi: Float64Array;
+  /** Prefix sums of the days' weekday factors and of i × factor, `maxDays` long. */
+  private readonly fsum: Float64Array;
+  private readonly fisum: Float64Array;
   /** Prefix sums of the days as billed (level × factor; a delay's day: its level) and of their weights. */
-  private readonly pr: number[] = [0];
-  private readonly pg: number[] = [0];
+  private readonly pr: Float64Array;
+  private readonly pg: Float64Array;
+  private readonly n: number;
   readonly count = CANDIDATES.length;
   constructor(
-    level: number[],
-    private readonly factors: number[],
-    private readonly firstDay: number,
+    level: readonly number[],
+    factors: readonly number[],
+    firstDay: number,
     maxDays: number,
-    private readonly steps: number[] = [],
+    private readonly steps: readonly number[] = [],
     delayDays: ReadonlySet<number> = new Set(),
   ) {
-    level.forEach((v, i) => {
-      this.p.push(this.p[i]! + v);
-      this.pi.push(this.pi[i]! + i * v);
+    const n = level.length;
+    this.n = n;
+    const p = new Float64Array(n + 1);
+    const pi = new Float64Array(n + 1);
+    const pr = new Float64Array(n + 1);
+    const pg = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const v = level[i]!;
+      p[i + 1] = p[i]! + v;
+      pi[i + 1] = pi[i]! + i * v;
       const g = delayDays.has(i) ? 1 : factors[weekdayOf(firstDay + i)]!;
-      this.pr.push(this.pr[i]! + v * g);
-      this.pg.push(this.pg[i]! + g);
-    });
+      pr[i + 1] = pr[i]! + v * g;
+      pg[i + 1] = pg[i]! + g;
+    }
+    const fsum = new Float64Array(maxDays + 1);
+    const fisum = new Float64Array(maxDays + 1);
     for (let i = 0; i < maxDays; i++) {
       const f = factors[weekdayOf(firstDay + i)]!;
-      this.fsum.push(this.fsum[i]! + f);
-      this.fisum.push(this.fisum[i]! + i * f);
+      fsum[i + 1] = fsum[i]! + f;
+      fisum[i + 1] = fisum[i]! + i * f;
     }
+    this.p = p;
+    this.pi = pi;
+    this.pr = pr;
+    this.pg = pg;
+    this.fsum = fsum;
+    this.fisum = fisum;
   }
   /**
    * The day the last change known at origin `o` starts on (0: none): a backtest (o before the history's
    * end) knows the changes `lag` days or more before o; the forecast itself, every change read.
    */
   private lastChange(o: number, lag: number): number {
-    const known = o >= this.p.length - 1 ? o : o - lag;
+    const known = o >= this.n ? o : o - lag;
     let s = 0;
-    for (const b of this.steps) if (b <= known) s = b;
+    for (let i = 0; i < this.steps.length; i++) if (this.steps[i]! <= known) s = this.steps[i]!;
     return s;
   }
   /** Candidate `c`'s forecast at origin `o` of days `a`..`b − 1` (indices, a ≥ o). */
   sum(c: number, o: number, a: number, b: number): number {
     const F = this.fsum[b]! - this.fsum[a]!;
-    const cand = CANDIDATES[c]!;
-    if (cand.kind === "mean" || cand.kind === "since") {
+    const kind = KIND_OF[c]!;
+    const span = SPAN_OF[c]!;
+    if (kind === K_MEAN || kind === K_SINCE) {
       const lo =
-        cand.kind === "mean"
-          ? Math.max(0, o - cand.days)
-          : Math.max(this.lastChange(o, cand.lag), o - SINCE_MAX, 0);
+        kind === K_MEAN ? Math.max(0, o - span) : Math.max(this.lastChange(o, span), o - SINCE_MAX, 0);
       return ((this.p[o]! - this.p[lo]!) / (o - lo)) * F;
     }
-    if (cand.kind === "ratio") {
-      const lo = Math.max(0, o - cand.days);
+    const lo = Math.max(0, o - span);
+    if (kind === K_RATIO) {
       const g = this.pg[o]! - this.pg[lo]!;
       return g > 0 ? ((this.pr[o]! - this.pr[lo]!) / g) * F : 0;
     }
-    const lo = Math.max(0, o - cand.days);
     const m = o - lo;
     const sy = this.p[o]! - this.p[lo]!;
     const siy = this.pi[o]! - this.pi[lo]!;
@@ -1524,10 +1557,19 @@ class Candidates {
     const FI = this.fisum[b]! - this.fisum[a]!;
     return Math.max(0, a0 * F + slope * (FI - ic * F));
   }
-  /** Day `i`'s weekday factor. */
-  factor(i: number): number {
-    return this.factors[weekdayOf(this.firstDay + i)]!;
-  }
+}
+
+/** The prefix sums of a reading's actual days: `xs[o + h] − xs[o]` is the spend of days o..o + h − 1. */
+interface Sums {
+  actual: Float64Array;
+  raw: Float64Array;
+  clean: Float64Array;
+}
+
+function prefixSums(xs: readonly number[]): Float64Array {
+  const p = new Float64Array(xs.length + 1);
+  for (let i = 0; i < xs.length; i++) p[i + 1] = p[i]! + xs[i]!;
+  return p;
 }
 
 /** A history read once: forecasts to any horizon share its reading, its candidates and their weights. */
@@ -1562,6 +1604,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
   let cands: Candidates | undefined;
   let rawCands: Candidates | undefined;
   const weights = new Map<number, number[]>();
+  // the backtests' actual days summed from prefix sums: a window's spend is two lookups, not a loop
+  const sums = r && {
+    actual: prefixSums(r.actual),
+    raw: prefixSums(r.rawActual),
+    clean: prefixSums(r.cleanActual),
+  };
   return {
     forecast(todaySoFar, lastDay) {
       if (!Number.isInteger(lastDay) || lastDay < today) {
@@ -1572,7 +1620,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       const key = `${todaySoFar}:${lastDay}`;
       const known = forecasts.get(key);
       if (known) return known;
-      const made = r ? modelled(r, todaySoFar, lastDay) : runRate(todaySoFar, lastDay);
+      const made = r && sums ? modelled(r, sums, todaySoFar, lastDay) : runRate(todaySoFar, lastDay);
       forecasts.set(key, made);
       return made;
     },
@@ -1629,27 +1677,25 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
    * against the days with spikes and bursts clipped (`cleanActual`): by the share of the candidates' mean squared
    * error that the clipped part explains at that horizon, a property of the series' own history.
    */
-  function weightsFor(c: Candidates, horizon: number): number[] {
+  function weightsFor(c: Candidates, sums: Sums, horizon: number): number[] {
     const h = Math.min(horizon, WEIGH_HORIZON);
     const known = weights.get(h);
     if (known) return known;
-    const se = Array(c.count).fill(0) as number[];
-    const sc = Array(c.count).fill(0) as number[];
+    const count = c.count;
+    const se = new Float64Array(count);
+    const sc = new Float64Array(count);
+    // each origin's forecasts (count per origin), actual spend, clipped part and recency weight
+    const preds = new Float64Array(WEIGH_ORIGINS * count);
+    const acts = new Float64Array(WEIGH_ORIGINS);
+    const ds = new Float64Array(WEIGH_ORIGINS);
+    const ows = new Float64Array(WEIGH_ORIGINS);
     let dd = 0;
     let k = 0;
     let wsum = 0;
     const before = stepKnown(r!);
-    const preds: number[][] = [];
-    const acts: number[] = [];
-    const ds: number[] = [];
-    const ows: number[] = [];
     for (let o = n - h; o >= 14 && k < WEIGH_ORIGINS; o--, k++) {
-      let act = 0;
-      let cln = 0;
-      for (let i = o; i < o + h; i++) {
-        act += r!.actual[i]!;
-        cln += r!.cleanActual[i]!;
-      }
+      const act = sums.actual[o + h]! - sums.actual[o]!;
+      const cln = sums.clean[o + h]! - sums.clean[o]!;
       // recent origins count more: one WEIGH_HORIZON older, half (after a change too small to read as a
       // step, the windows that follow it win sooner; tune split: series missing a bound 35.8 → 34.5 %);
       // those before the last step read, MEMORY_FACTOR of that
@@ -1659,14 +1705,12 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       // separately), and each candidate's error against the days without it
       const d = Math.log((cln + 1e-6) / (act + 1e-6));
       dd += ow * d * d;
-      const pr: number[] = [];
-      preds.push(pr);
-      acts.push(act);
-      ds.push(d);
-      ows.push(ow);
-      for (let j = 0; j < c.count; j++) {
+      acts[k] = act;
+      ds[k] = d;
+      ows[k] = ow;
+      for (let j = 0; j < count; j++) {
         const pj = c.sum(j, o, o, o + h);
-        pr.push(pj);
+        preds[k * count + j] = pj;
         const e = Math.log((pj + 1e-6) / (act + 1e-6));
         se[j] = se[j]! + ow * e * e;
         sc[j] = sc[j]! + ow * (e - d) ** 2;
@@ -1677,21 +1721,33 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     // (foreign5 game-backend/8708 1.03 → 0.95× the trailing mean); where they are little of it, as billed
     // (judged on the cleaned level alone, or by the share of the best candidate's error, a growing fleet's
     // line took more weight: foreign saas-growing/7206 0.75 → 0.87×, 0.84×)
-    const mean = se.slice(0, BASE).reduce((a, b) => a + b, 0) / BASE;
+    let mean = 0;
+    for (let j = 0; j < BASE; j++) mean += se[j]!;
+    mean /= BASE;
     // (the plain set's mean: the ratio means, near-equal to the plain ones, do not move the mix)
     const mix = mean > 0 ? Math.min(1, dd / mean) : 0;
-    const loss = se.map((s, j) => (1 - mix) * s + mix * sc[j]!);
-    const w = k === 0 ? unweighed(c.count) : loss.map((s) => 1 / (s / wsum + 1e-4) ** WEIGHT_POWER);
-    const norm = (xs: number[]) => {
-      const t = xs.reduce((a, b) => a + b, 0);
-      return xs.map((x) => x / t);
+    const w: ArrayLike<number> = k === 0 ? unweighed(count) : new Float64Array(count);
+    if (k > 0)
+      for (let j = 0; j < count; j++)
+        (w as Float64Array)[j] = 1 / (((1 - mix) * se[j]! + mix * sc[j]!) / wsum + 1e-4) ** WEIGHT_POWER;
+    /** The plain set (`ratio` false) or the ratio set's weights, normalized. */
+    const set = (ratio: boolean) => {
+      const ws: number[] = [];
+      let t = 0;
+      for (let j = 0; j < count; j++) {
+        const x = ratio ? (j >= BASE || KIND_OF[j] !== K_MEAN ? w[j]! : 0) : j < BASE ? w[j]! : 0;
+        ws.push(x);
+        t += x;
+      }
+      for (let j = 0; j < count; j++) ws[j] = ws[j]! / t;
+      return ws;
     };
     /** A set of weights' combined backtest error, scored as each candidate's is. */
-    const scored = (ws: number[]) => {
+    const scored = (ws: readonly number[]) => {
       let l = 0;
-      for (let q = 0; q < preds.length; q++) {
+      for (let q = 0; q < k; q++) {
         let f = 0;
-        for (let j = 0; j < ws.length; j++) f += ws[j]! * preds[q]![j]!;
+        for (let j = 0; j < count; j++) f += ws[j]! * preds[q * count + j]!;
         const e = Math.log((f + 1e-6) / (acts[q]! + 1e-6));
         l += ows[q]! * ((1 - mix) * e * e + mix * (e - ds[q]!) ** 2);
       }
@@ -1699,9 +1755,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     };
     // the plain set, or the ratio means in the plain means' place where their combined backtests are clearly the
     // better (RATIO_MARGIN: a near tie keeps the plain set)
-    const plain = norm(w.map((x, j) => (j < BASE ? x : 0)));
-    const ratio = norm(w.map((x, j) => (j >= BASE || CANDIDATES[j]!.kind !== "mean" ? x : 0)));
-    const made = k > 0 && scored(ratio) < scored(plain) * RATIO_MARGIN ? ratio : plain;
+    const plain = set(false);
+    if (k === 0) {
+      weights.set(h, plain);
+      return plain;
+    }
+    const ratio = set(true);
+    const made = scored(ratio) < scored(plain) * RATIO_MARGIN ? ratio : plain;
     weights.set(h, made);
     return made;
   }
@@ -1729,11 +1789,11 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     return w;
   }
 
-  function modelled(rd: Reading, todaySoFar: number, lastDay: number): ModelForecast {
+  function modelled(rd: Reading, sums: Sums, todaySoFar: number, lastDay: number): ModelForecast {
     const horizon = lastDay - today + 1;
     cands ??= new Candidates(rd.level, rd.factors, firstDay, n + 400, rd.steps, rd.delayDays);
     const c = cands;
-    const w = weightsFor(c, horizon);
+    const w = weightsFor(c, sums, horizon);
     const combined = (o: number, a: number, b: number) => {
       let s = 0;
       for (let j = 0; j < c.count; j++) if (w[j]! > 0) s += w[j]! * c.sum(j, o, a, b);
@@ -1764,8 +1824,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const ratios: number[] = [];
     for (let o = n - horizon; o >= 14 && ratios.length < 60; o--) {
       const pred = combined(o, o, o + horizon);
-      let act = 0;
-      for (let i = o; i < o + horizon; i++) act += rd.actual[i]!;
+      const act = sums.actual[o + horizon]! - sums.actual[o]!;
       if (pred > 0) ratios.push(act / pred);
     }
     // the same backtests on the days as they were (steps not scaled away), over a longer span of origins:
@@ -1776,8 +1835,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     for (let o = n - horizon; o >= 14 && rawRatios.length < LONG_ORIGINS; o--) {
       let pred = 0;
       for (let j = 0; j < rc.count; j++) if (w[j]! > 0) pred += w[j]! * rc.sum(j, o, o, o + horizon);
-      let act = 0;
-      for (let i = o; i < o + horizon; i++) act += rd.rawActual[i]!;
+      const act = sums.raw[o + horizon]! - sums.raw[o]!;
       if (pred > 0) rawRatios.push(act / pred);
     }
     const dailyRate = combined(n, n, n + 7) / 7;
