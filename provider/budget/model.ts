@@ -1855,10 +1855,6 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const moved = youngMove(rd.rawLevel, dm > 0 ? sigma / dm : 0);
     q.p80 += YOUNG_MOVE_80 * moved;
     q.p90 += YOUNG_MOVE_90 * moved;
-    // and by the growth its steps scaled away (`rampScaledAway`): a ramp read as steps grows on past them
-    const ramp = rampScaledAway(rd.rawLevel, rd.level, horizon, combined(n, n, n + horizon) / horizon);
-    q.p80 = Math.max(q.p80 * ramp, q.p50);
-    q.p90 = Math.max(q.p90 * ramp, q.p80);
     offLevel(q, rd.rawLevel, dailyRate);
     return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons, maybeDays);
   }
@@ -2045,29 +2041,6 @@ const YOUNG_WEEK = 7;
 const YOUNG_NOISE = 3;
 const YOUNG_MOVE_80 = 0.85;
 const YOUNG_MOVE_90 = 1.5;
-/**
- * rampScaledAway is the factor by which a young history's p80/p90 follow the growth its steps took out of the
- * level: the followed slope (`followedSlope`, its positive part) of its last TREND days as they were (`raw`,
- * steps not scaled away) less that of the level the candidates read (`level`, earlier regimes scaled to the
- * last), carried RAMP_LIFT times from the middle of the last week to the middle of the horizon, over the
- * forecast's mean daily level `perDay` — 1 where the steps scaled no growth away. A fleet that ramps by steps
- * every few days (a migration) reads each as a step, and its line stays flat while the bill keeps climbing.
- * In p50 the same lift took misses out on ramps and put them in on young series whose first weeks held a lull
- * (a school holiday) that ended: docs/FORECAST.md, session 15.
- */
-function rampScaledAway(raw: number[], level: number[], horizon: number, perDay: number): number {
-  if (!(perDay > 0)) return 1;
-  const grows = (xs: number[]) => {
-    const f = followedSlope(xs.slice(-TREND));
-    return f.share * Math.max(0, f.slope);
-  };
-  const lost = grows(raw) - grows(level);
-  if (!(lost > 0)) return 1;
-  const lift = 1 + (RAMP_LIFT * lost * (horizon + YOUNG_WEEK)) / 2 / perDay;
-  return Number.isFinite(lift) ? lift : 1;
-}
-/** How far `rampScaledAway` carries the growth scaled away (tune and probe splits, session 15; 1 moved less). */
-const RAMP_LIFT = 2;
 /** How many days `offLevel` reads the level from, and how far above the daily rate it must be (tune splits). */
 const OFF_LEVEL_DAYS = 28;
 const OFF_LEVEL = 1.3;
