@@ -11,9 +11,10 @@
  * 2025; only March–November 2026 is scored), `--set foreign5` the fifth (bench/foreign5.ts: bills made from
  * demand through an autoscaler, histories from 2025); `--heldout` then chooses the set's held-out split, `--probe`
  * its probe split (five more seed groups of the same profiles, for diagnosing a mechanism the tune split shows
- * once or twice; tuning allowed, never reported).
+ * once or twice; tuning allowed, never reported), `--confirm` its confirm split (five more: a change chosen on the
+ * probe is confirmed there, never tuned on).
  *
- *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3|foreign4|foreign5] [--heldout|--probe] [--corpus 135] [--detail NAME] [--days all]
+ *   node dist/bench/foreign-tune.js [--set foreign|foreign2|foreign3|foreign4|foreign5] [--heldout|--probe|--confirm] [--corpus 135] [--detail NAME] [--days all]
  */
 import { type CorpusSeries, corpus } from "./corpus";
 import {
@@ -74,7 +75,13 @@ function main(argv: string[]): void {
   const corpusCount = at >= 0 ? Number(argv[at + 1]) : 135;
   const detail = argv.includes("--detail") ? argv[argv.indexOf("--detail") + 1] : undefined;
   const days = argv[argv.indexOf("--days") + 1] === "all" && argv.includes("--days") ? EVERY_DAY : AS_OF_DAYS;
-  const split = heldout ? "heldout" : argv.includes("--probe") ? "probe" : "tune";
+  const split = heldout
+    ? "heldout"
+    : argv.includes("--probe")
+      ? "probe"
+      : argv.includes("--confirm")
+        ? "confirm"
+        : "tune";
   const setName = argv.includes("--set") ? argv[argv.indexOf("--set") + 1] : "foreign";
   if (setName === undefined || !Object.hasOwn(SETS, setName)) {
     const what = setName === undefined ? "no set named" : `unknown set ${JSON.stringify(setName)}`;
@@ -83,7 +90,7 @@ function main(argv: string[]): void {
     return;
   }
   out(
-    `${setName}-${split} (${heldout ? "REPORT ONLY: never tune on it" : split === "probe" ? "fresh seeds: tuning allowed, never reported" : "tuning allowed"}), as-of days ${days === EVERY_DAY ? "2 to the month's end" : "3–25, every other"}`,
+    `${setName}-${split} (${heldout ? "REPORT ONLY: never tune on it" : split === "probe" ? "fresh seeds: tuning allowed, never reported" : split === "confirm" ? "fresh seeds: confirm only, never tune on it, never reported" : "tuning allowed"}), as-of days ${days === EVERY_DAY ? "2 to the month's end" : "3–25, every other"}`,
   );
   out(
     `${"series".padEnd(24)} ${"n".padStart(5)} ${"err%".padStart(6)} ${"×r-r".padStart(6)} ${"×trl".padStart(6)} ${"bias".padStart(6)} ${"≤p80".padStart(6)} ${"≤p90".padStart(6)}`,

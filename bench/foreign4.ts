@@ -691,12 +691,14 @@ export const FOREIGN4_PROFILES: readonly Profile4[] = [
 /**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
  * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported).
+ * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
+ * what was chosen on the probe (never tuned on, never reported).
  */
 export const FOREIGN4_SPLITS = {
   tune: [8501, 8601],
   heldout: [9701, 9801],
   probe: [6101, 6201, 6301, 6401, 6501],
+  confirm: [5101, 5201, 5301, 5401, 5501],
 } as const;
 
 /**

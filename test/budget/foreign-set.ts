@@ -7,7 +7,12 @@ import type { ForeignSeries } from "../../bench/foreign";
 
 export interface ForeignSet<P extends { seed: number }> {
   profiles: readonly P[];
-  splits: { tune: readonly number[]; heldout: readonly number[]; probe: readonly number[] };
+  splits: {
+    tune: readonly number[];
+    heldout: readonly number[];
+    probe: readonly number[];
+    confirm: readonly number[];
+  };
   tune: ForeignSeries[];
   heldout: ForeignSeries[];
   generate: (p: P) => ForeignSeries;
@@ -26,11 +31,11 @@ export function itIsAForeignSet<P extends { seed: number }>(set: ForeignSet<P>):
     expect(set.heldout.filter((s) => seeds.has(s.seed))).toEqual([]);
     expect(new Set(all.map((s) => s.name)).size).toBe(all.length);
     expect(new Set(all.map((s) => s.seed)).size).toBe(all.length);
-    // the probe split's fresh seeds (diagnosis only) share none with tune or held-out
+    // the probe and confirm splits' fresh seeds share none with each other, tune or held-out
     const groups = (bases: readonly number[]) => bases.flatMap((b) => set.profiles.map((_, i) => b + i));
-    const probe = new Set(groups(set.splits.probe));
-    expect(probe.size).toBe(set.splits.probe.length * 10);
-    expect(groups([...set.splits.tune, ...set.splits.heldout]).filter((x) => probe.has(x))).toEqual([]);
+    const { tune, heldout, probe, confirm } = set.splits;
+    const seen = groups([...tune, ...heldout, ...probe, ...confirm]);
+    expect(new Set(seen).size).toBe(seen.length);
   });
 
   it("gives the same series for the same profile and seed, and another for another seed", () => {
