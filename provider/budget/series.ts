@@ -6,7 +6,7 @@
 import Big = require("big.js");
 
 import { dayNumber, utcDay } from "../calendar";
-import { wholeCents } from "../money";
+import { AMOUNT_BOUNDS, MAX_AMOUNT, wholeCents } from "../money";
 import { perProcess } from "../once";
 import { zod } from "../zod";
 import { zodToConfigError } from "./config";
@@ -84,31 +84,35 @@ function centsSeries(
 function buildInputSchema() {
   const z = zod();
   const finite = () => z.number({ error: "must be a finite number" });
+  // an amount within the wire's bounds: beyond them, sums of a history's days overflow to Infinity
+  const beyond = `is beyond ±1e12; ${AMOUNT_BOUNDS}`;
+  const amount = () => finite().min(-MAX_AMOUNT, beyond).max(MAX_AMOUNT, beyond);
   const charge = z.object({
     day: z
       .string({ error: "must be a day as YYYY-MM-DD" })
       .refine((d) => dayNumber(d) !== undefined, "must be a day as YYYY-MM-DD (UTC)"),
-    totalAmount: finite(),
-    totalBonuses: finite(),
+    totalAmount: amount(),
+    totalBonuses: amount(),
   });
   return z.object({
     projectId: finite().int("must be a whole number"),
-    balance: finite(),
-    bonuses: finite(),
+    balance: amount(),
+    bonuses: amount(),
     consumption: z.array(charge, { error: "must be an array of daily charges" }),
     now: z.date({ error: "must be a valid Date (the injected clock)" }),
   });
 }
 
-const finiteNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+/** A number the schema's `amount` surely accepts: finite and within ±{@link MAX_AMOUNT}. */
+const amountNumber = (v: unknown): boolean => typeof v === "number" && Math.abs(v) <= MAX_AMOUNT;
 const isCharge = (v: unknown): boolean => {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const c = v as Record<string, unknown>;
   return (
     typeof c["day"] === "string" &&
     dayNumber(c["day"]) !== undefined &&
-    finiteNumber(c["totalAmount"]) &&
-    finiteNumber(c["totalBonuses"])
+    amountNumber(c["totalAmount"]) &&
+    amountNumber(c["totalBonuses"])
   );
 };
 
@@ -118,8 +122,8 @@ const isCharge = (v: unknown): boolean => {
  */
 const ACCEPTS: Record<keyof BudgetInput, (v: unknown) => boolean> = {
   projectId: (v) => Number.isSafeInteger(v),
-  balance: finiteNumber,
-  bonuses: finiteNumber,
+  balance: amountNumber,
+  bonuses: amountNumber,
   consumption: (v) => {
     if (!Array.isArray(v)) return false;
     // by index, not every(): a hole of a sparse array is an undefined item, which the schema refuses

@@ -178,9 +178,34 @@ describe("evaluate", () => {
       { consumption: [{ day: "2026-11-01", totalAmount: "1", totalBonuses: 0 }] },
       /^consumption\.0\.totalAmount: /,
     ],
+    // amounts beyond the wire's bounds: a history of days of 1e305 summed to Infinity and crashed big.js
+    [{ balance: 1e13 }, /^balance: is beyond ±1e12; costgate reads amounts up to ±1e12/],
+    [{ bonuses: -1e300 }, /^bonuses: is beyond ±1e12/],
+    [
+      { consumption: [{ day: "2026-11-01", totalAmount: 1e305, totalBonuses: 0 }] },
+      /^consumption\.0\.totalAmount: is beyond ±1e12/,
+    ],
+    [
+      { consumption: [{ day: "2026-11-01", totalAmount: 1, totalBonuses: -Number.MAX_VALUE }] },
+      /^consumption\.0\.totalBonuses: is beyond ±1e12/,
+    ],
   ])("refuses bad input %#", (change, message) => {
     expect(() => evaluate(happy(change as never), ALL)).toThrow(ConfigError);
     expect(() => evaluate(happy(change as never), ALL)).toThrow(message);
+  });
+
+  it("judges a history of days at the bounds (±1e12 each, 85 days) with finite figures", () => {
+    const now = new Date("2026-11-20T12:00:00Z");
+    for (const sign of [1, -1]) {
+      const consumption = Array.from({ length: 86 }, (_, i) => ({
+        day: new Date(now.getTime() - (85 - i) * 86_400_000).toISOString().slice(0, 10),
+        totalAmount: sign * (i % 7 === 0 ? 1e12 : 0.9e12),
+        totalBonuses: 0,
+      }));
+      const e = evaluate({ projectId: 1, balance: 1e12, bonuses: -1e12, consumption, now }, ALL);
+      for (const q of [e.figures.forecast.monthEnd?.p50, e.figures.forecast.monthEnd?.p90, e.figures.monthToDate])
+        expect(Number.isFinite(q ?? 0), `sign ${sign}`).toBe(true);
+    }
   });
 
   it("lists its rules with descriptions and default levels", () => {
