@@ -223,6 +223,29 @@ describe("forecastModel per series (issue 20)", () => {
     expect(m.coverageP80Pct).toBeGreaterThan(62);
   });
 
+  it("keeps bursts of any size, length and spacing sound and quick, read as steps or not (property)", () => {
+    // burstsReadAsSteps swaps the level for the history's mean day: any burst grid, any base, any scale
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.01, max: 1e6, noNaN: true }),
+        fc.double({ min: 1.2, max: 12, noNaN: true }),
+        fc.integer({ min: 1, max: 14 }),
+        fc.integer({ min: 2, max: 20 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 31 }),
+        (scale, size, length, gap, phase, ahead) => {
+          const period = length + gap;
+          const h = Array.from(
+            { length: 84 },
+            (_, i) => scale * jitter(i) * ((i + phase) % period < length ? size : 1),
+          );
+          soundForecast(h, ahead);
+        },
+      ),
+      { numRuns: 100, seed: 15 },
+    );
+  });
+
   it("finds a 12 % step and follows it within a week", () => {
     // 84 days at 100, then 112 for the last 6 days
     const history = Array.from({ length: 84 }, (_, i) => (i < 78 ? 100 : 112) * jitter(i));
