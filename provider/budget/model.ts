@@ -1817,8 +1817,15 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     const share = todayTotal > 0 ? restOfToday / todayTotal : 0;
     levelDays[0] = levelDays[0]! * share;
     chargeDays[0] = chargeDays[0]! * share;
-    spikesToCome(rd.spikes, n, levelDays, maybeDays);
-    excursionsToCome(rd, n, levelDays, maybeDays);
+    // a level that bursts and comes back to its base, read as steps (foreign2 ml-lab-gpu): the history's mean day
+    const swing = burstsReadAsSteps(rd.rawActual, rd.steps);
+    if (swing > 0) {
+      levelDays[0] = swing * share;
+      for (let i = 1; i < levelDays.length; i++) levelDays[i] = swing;
+    } else {
+      spikesToCome(rd.spikes, n, levelDays, maybeDays);
+      excursionsToCome(rd, n, levelDays, maybeDays);
+    }
     const m0 = maybeDays[0]!;
     maybeDays[0] = { p50: m0.p50 * share, p80: m0.p80 * share, p90: m0.p90 * share };
     const ratios: number[] = [];
@@ -2513,6 +2520,51 @@ function excursionsToCome(rd: Reading, n: number, levelDays: number[], days: Qua
     days[i] = { p50, p80: d.p80 + now, p90: d.p90 + now };
   }
 }
+/**
+ * burstsReadAsSteps gives the history's mean day (`actual`: charges out, days as they were) where its level
+ * bursts and comes back: among the segments between the steps read (`steps`), at least SWING_BURSTS of at most
+ * EXC_LONGEST days stand SWING_MIN over both neighbours, and the neighbours of every one of them lie within
+ * SWING_BASE of each other (the level went back to where it was, each time); else 0. Bursts that dense (GPU
+ * jobs of 2–6 days every 6–16) are read as steps up and down, not as excursions (whose 7 free days either side
+ * they leave none of): the level then follows the last one read — a burst's for its whole month, or the base
+ * with a share of a burst's mass — where the month to come holds about the bursts the history did
+ * (docs/FORECAST.md, session 15).
+ */
+function burstsReadAsSteps(actual: readonly number[], steps: readonly number[]): number {
+  if (steps.length < SWING_BURSTS + 1) return 0;
+  // each segment's mean day and length (steps hold the indices the segments start on, oldest first)
+  const means: number[] = [];
+  const lens: number[] = [];
+  for (let j = 0; j <= steps.length; j++) {
+    const a = j > 0 ? steps[j - 1]! : 0;
+    const b = j < steps.length ? steps[j]! : actual.length;
+    if (b <= a) continue;
+    let t = 0;
+    for (let i = a; i < b; i++) t += actual[i]!;
+    means.push(t / (b - a));
+    lens.push(b - a);
+  }
+  let bursts = 0;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  for (let j = 1; j + 1 < means.length; j++) {
+    const before = means[j - 1]!;
+    const after = means[j + 1]!;
+    if (!(lens[j]! <= EXC_LONGEST && Math.log(means[j]! / Math.max(before, after)) >= SWING_MIN)) continue;
+    bursts++;
+    lo = Math.min(lo, before, after);
+    hi = Math.max(hi, before, after);
+  }
+  if (bursts < SWING_BURSTS || !(hi <= SWING_BASE * lo)) return 0;
+  let t = 0;
+  for (const x of actual) t += x;
+  return t / actual.length;
+}
+/** At least so many bursts, each ×2 over both neighbours, the neighbours of all within ×1.7 of each other. */
+const SWING_BURSTS = 2;
+const SWING_MIN = Math.log(2);
+const SWING_BASE = 1.7;
+
 /** Spikes left out of the count their rate is read from, and the power of the chance (tuned on the tune split). */
 const SPIKE_SHRINK = 1;
 /**
