@@ -2269,6 +2269,36 @@ interface Ongoing {
   longest: number;
 }
 /**
+ * offJustBefore says whether the run `from`..`end` (logs `y`) stands off the EXC_SIDE free days just before
+ * it by `half` the way `dir`: its mean against theirs (fewer than 3 such days: no judgement, true).
+ */
+function offJustBefore(
+  y: Float64Array,
+  freeDay: Uint8Array,
+  from: number,
+  end: number,
+  half: number,
+  dir: number,
+): boolean {
+  let sum = 0;
+  let m = 0;
+  for (let i = from - 1; i >= 0 && m < EXC_SIDE; i--)
+    if (freeDay[i] && Number.isFinite(y[i]!)) {
+      sum += y[i]!;
+      m++;
+    }
+  if (m < 3) return true;
+  let run = 0;
+  let k = 0;
+  for (let i = from; i < end; i++)
+    if (Number.isFinite(y[i]!)) {
+      run += y[i]!;
+      k++;
+    }
+  return k === 0 || (run / k - sum / m - half) * dir >= 0;
+}
+
+/**
  * stayedMoreOften says whether an excursion under way (`on`, on a history of `n` days) is more likely a step:
  * at least ONGOING_AGE days old, and more of the steps read (at `at`, log sizes `sizes`) at least half its size
  * and with the level on both sides held longer than the longest excursion seen (moves that stayed, not a burst's
@@ -2457,6 +2487,10 @@ function excursionsOf(
     while (from > k && off(from - 1)) from--;
     const age = end - from;
     if (age === 0 || (end < n && age < 2)) continue;
+    // (and off the days just before it by as much: a run judged only against the level before an earlier
+    // excursion, weeks back, may sit on a step that stayed — the weekend after a removal, read back up to
+    // the old level, hides the step; foreign3 tokyo-saas/6401, a −20 % step on 24 May unread for 16 days)
+    if (end < n && !offJustBefore(y, freeDay, from, end, half, dir)) continue;
     let s = 0;
     for (let i = from; i < end; i++) s += y[i]! - level;
     s /= age;
