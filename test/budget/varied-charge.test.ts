@@ -49,9 +49,10 @@ describe("a monthly item whose amount varies", () => {
   });
 
   it("is read at its smallest amount, whatever the amounts (property)", () => {
-    // any three amounts of 5–12 days' use whose smallest is under 0.6 of the largest
+    // any three amounts of 5–12 days' use whose smallest is under 0.55 of the largest (at 0.6 less a day's ±2 %
+    // jitter they read as alike, at the mean of the last two: [514, 857, 514] failed 1 run in 4)
     const amount = fc.integer({ min: 500, max: 1200 });
-    const amounts = fc.tuple(amount, amount, amount).filter((xs) => Math.min(...xs) < 0.6 * Math.max(...xs));
+    const amounts = fc.tuple(amount, amount, amount).filter((xs) => Math.min(...xs) < 0.55 * Math.max(...xs));
     fc.assert(
       fc.property(amounts, (items) => {
         const t0 = performance.now();
