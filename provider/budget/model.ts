@@ -677,6 +677,12 @@ function read(amounts: number[], firstDay: number): Reading {
         n - 1 - onDays[onDays.length - 1]! > 31
       )
         continue;
+      // (the test below on `excess`, before building it: with no occurrence moved, each one's excess is its day
+      // less what the day expects)
+      if ((dom < 29 || dom > 31) && !onDays.some((i) => movedTo.has(i))) {
+        const least = Math.min(Math.max(Math.max(3, 7 - onDays.length) * noise, 0.3), VARIED_OVER);
+        if (!onDays.some((i) => c[i]! - expected[i]! > least * Math.max(expected[i]!, 1e-9))) continue;
+      }
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
       const occurrences = (days: number[]) => {
         // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
