@@ -401,16 +401,24 @@ export function generateForeign(p: Profile): ForeignSeries {
 }
 
 /**
+ * The fresh seed groups every foreign set adds to its tune and held-out splits (each set draws them from its own
+ * generator): `probe`, to diagnose on a mechanism the tune split shows too rarely (tuning allowed; its figures
+ * are never reported); `confirm`, to confirm on seeds nobody tuned on what was chosen on the probe (never tuned
+ * on, never reported).
+ */
+export const FRESH_SPLITS = {
+  probe: [6101, 6201, 6301, 6401, 6501],
+  confirm: [5101, 5201, 5301, 5401, 5501],
+} as const;
+
+/**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
- * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
- * what was chosen on the probe (never tuned on, never reported).
+ * {@link FRESH_SPLITS}: the probe and confirm splits.
  */
 export const FOREIGN_SPLITS = {
   tune: [7101, 7201, 7301],
   heldout: [9101, 9201],
-  probe: [6101, 6201, 6301, 6401, 6501],
-  confirm: [5101, 5201, 5301, 5401, 5501],
+  ...FRESH_SPLITS,
 } as const;
 
 /**

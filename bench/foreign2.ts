@@ -29,7 +29,7 @@
  * **foreign2-tune** is groups 8101 and 8201 (diagnosis allowed); **foreign2-heldout** is 9301 and 9401, only
  * ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import { type ForeignSeries, seriesOfSeeds } from "./foreign";
+import { type ForeignSeries, FRESH_SPLITS, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
@@ -636,15 +636,12 @@ export function generateForeign2(p: Profile2): ForeignSeries {
 
 /**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
- * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
- * what was chosen on the probe (never tuned on, never reported).
+ * {@link FRESH_SPLITS}: the probe and confirm splits.
  */
 export const FOREIGN2_SPLITS = {
   tune: [8101, 8201],
   heldout: [9301, 9401],
-  probe: [6101, 6201, 6301, 6401, 6501],
-  confirm: [5101, 5201, 5301, 5401, 5501],
+  ...FRESH_SPLITS,
 } as const;
 
 /**

@@ -29,7 +29,7 @@
  * **foreign3-tune** is groups 8301 and 8401 (diagnosis allowed); **foreign3-heldout** is 9501 and 9601, only
  * ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import { type ForeignSeries, seriesOfSeeds } from "./foreign";
+import { type ForeignSeries, FRESH_SPLITS, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 /** Billing slots a day: half hours (a zone such as Asia/Kolkata is 5.5 h from UTC). */
@@ -874,15 +874,12 @@ export function generateForeign3(p: Profile3): ForeignSeries {
 
 /**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
- * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
- * what was chosen on the probe (never tuned on, never reported).
+ * {@link FRESH_SPLITS}: the probe and confirm splits.
  */
 export const FOREIGN3_SPLITS = {
   tune: [8301, 8401],
   heldout: [9501, 9601],
-  probe: [6101, 6201, 6301, 6401, 6501],
-  confirm: [5101, 5201, 5301, 5401, 5501],
+  ...FRESH_SPLITS,
 } as const;
 
 /**

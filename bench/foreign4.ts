@@ -30,7 +30,7 @@
  * **foreign4-tune** is groups 8501 and 8601 (diagnosis allowed); **foreign4-heldout** is 9701 and 9801, only
  * ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import { type ForeignSeries, seriesOfSeeds } from "./foreign";
+import { type ForeignSeries, FRESH_SPLITS, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
@@ -690,15 +690,12 @@ export const FOREIGN4_PROFILES: readonly Profile4[] = [
 
 /**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
- * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
- * what was chosen on the probe (never tuned on, never reported).
+ * {@link FRESH_SPLITS}: the probe and confirm splits.
  */
 export const FOREIGN4_SPLITS = {
   tune: [8501, 8601],
   heldout: [9701, 9801],
-  probe: [6101, 6201, 6301, 6401, 6501],
-  confirm: [5101, 5201, 5301, 5401, 5501],
+  ...FRESH_SPLITS,
 } as const;
 
 /**

@@ -43,7 +43,7 @@
  * **foreign5-tune** is groups 8701 and 8801 (diagnosis allowed); **foreign5-heldout** is 10101 and 10201,
  * only ever reported, never chosen on. Profiles are not edited to suit the model: add one instead.
  */
-import { type ForeignSeries, seriesOfSeeds } from "./foreign";
+import { type ForeignSeries, FRESH_SPLITS, seriesOfSeeds } from "./foreign";
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
@@ -1003,15 +1003,12 @@ export const FOREIGN5_PROFILES: readonly Profile5[] = [
 
 /**
  * The first seed of each group of ten series (series `i` of a group is profile `i` with seed `base + i`).
- * `probe`: fresh seeds of the same profiles, to diagnose on a mechanism the tune split shows too rarely
- * (tuning allowed; its figures are never reported); `confirm`: five more, to confirm on seeds nobody tuned on
- * what was chosen on the probe (never tuned on, never reported).
+ * {@link FRESH_SPLITS}: the probe and confirm splits.
  */
 export const FOREIGN5_SPLITS = {
   tune: [8701, 8801],
   heldout: [10101, 10201],
-  probe: [6101, 6201, 6301, 6401, 6501],
-  confirm: [5101, 5201, 5301, 5401, 5501],
+  ...FRESH_SPLITS,
 } as const;
 
 /** foreign5Split is a split's series (`profile/seed`); `heldout` is for reporting only, never chosen on. */

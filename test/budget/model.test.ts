@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EVERY_DAY, replaySeries, summarizeMonth } from "../../bench/evaluate";
-import { foreignSplit } from "../../bench/foreign";
+import { type ForeignSeries, foreignSplit } from "../../bench/foreign";
 import { asCorpus } from "../../bench/foreign-tune";
 import { foreign2Split } from "../../bench/foreign2";
 import { foreign3Split } from "../../bench/foreign3";
@@ -1761,6 +1761,25 @@ describe("forecastModel on a monthly item seen once on the 29th or 30th of a lon
   });
 });
 
+/**
+ * monthAsOf is a check of foreign series `s` as of `iso` (00:00: the history a check reads, nothing of the day
+ * yet): its forecast to `end` and the error of p50's month total (the days from `first`) against the truth.
+ */
+function monthAsOf(s: ForeignSeries, iso: string, first: number, end: number) {
+  const DAY = 86_400_000;
+  const today = Date.parse(`${iso}T00:00:00Z`) / DAY;
+  const from = Date.parse(`${checkPeriodStart(new Date(today * DAY))}T00:00:00Z`) / DAY;
+  const history = s.daily.slice(from - s.firstDay, today - s.firstDay);
+  let truth = 0;
+  let mtd = 0;
+  for (let d = first; d <= end; d++) {
+    truth += s.daily[d - s.firstDay]!;
+    if (d < today) mtd += s.daily[d - s.firstDay]!;
+  }
+  const f = forecastModel(history, today).forecast(0, end);
+  return { f, error: (mtd + f.remaining!.p50) / truth - 1 };
+}
+
 describe("forecastModel on a fresh step that stands only on a charge day (session 12: overOthers)", () => {
   const DAY = 86_400_000;
   const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
@@ -1775,18 +1794,9 @@ describe("forecastModel on a fresh step that stands only on a charge day (sessio
       ["2026-07-04", 1.092],
       ["2026-07-05", 1.101],
     ] as const) {
-      const today = dayOf(iso);
-      const from = dayOf(checkPeriodStart(new Date(today * DAY)));
-      const history = s.daily.slice(from - s.firstDay, today - s.firstDay);
-      let truth = 0;
-      let mtd = 0;
-      for (let d = dayOf("2026-07-01"); d <= end; d++) {
-        truth += s.daily[d - s.firstDay]!;
-        if (d < today) mtd += s.daily[d - s.firstDay]!;
-      }
-      const f = forecastModel(history, today).forecast(0, end);
+      const { error, f } = monthAsOf(s, iso, dayOf("2026-07-01"), end);
       expect(prev).toBeGreaterThan(1.08);
-      expect(Math.abs((mtd + f.remaining!.p50) / truth - 1), iso).toBeLessThan(0.04);
+      expect(Math.abs(error), iso).toBeLessThan(0.04);
       expect(
         f.reasons.some((r) => r.kind === "step" && r.day >= dayOf("2026-06-28")),
         iso,
@@ -2229,17 +2239,7 @@ describe("forecastModel on a step whose first weekend falls deeper (session 15: 
       ["2026-06-04", 0.12],
       ["2026-06-05", 0.12],
     ] as const) {
-      const today = dayOf(iso);
-      const from = dayOf(checkPeriodStart(new Date(today * DAY)));
-      const history = s.daily.slice(from - s.firstDay, today - s.firstDay);
-      let truth = 0;
-      let mtd = 0;
-      for (let d = dayOf("2026-06-01"); d <= end; d++) {
-        truth += s.daily[d - s.firstDay]!;
-        if (d < today) mtd += s.daily[d - s.firstDay]!;
-      }
-      const f = forecastModel(history, today).forecast(0, end);
-      expect(Math.abs((mtd + f.remaining!.p50) / truth - 1), iso).toBeLessThan(within);
+      expect(Math.abs(monthAsOf(s, iso, dayOf("2026-06-01"), end).error), iso).toBeLessThan(within);
     }
   });
 
