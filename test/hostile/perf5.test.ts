@@ -18,6 +18,7 @@ import { type RawDay, summarize } from "../../provider/billing/results";
 import { evaluate } from "../../provider/budget";
 import { amountOn, firstChargeBefore, numberOn, toSeries, totalBetween } from "../../provider/budget/series";
 import { addDays, dayNumber } from "../../provider/calendar";
+import { ConfigError } from "../../provider/errors";
 import { centsAmount, readAmount } from "../../provider/money";
 import { exact, HEAD } from "./fast-paths";
 import {
@@ -325,12 +326,13 @@ describe("a hostile endpoint's amounts in every representation at once", () => {
 });
 
 describe("toSeries and numberOn give what a sort and big.js give", () => {
-  it("any charges (any doubles, zeros, days twice, out of order, after today): same days in order, same numbers", () => {
+  it("any charges (any doubles within ±1e12, zeros, days twice, out of order, after today): same days in order, same numbers", () => {
     const now = new Date("2026-11-24T10:00:00Z");
+    // (beyond ±1e12, the wire's bounds, an amount is refused: below)
     const amount = fc.oneof(
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ min: -1e12, max: 1e12, noNaN: true }),
       centsNumber,
-      fc.constantFrom(0, -0, 5e-324, -1e21, 0.1, 1e-7),
+      fc.constantFrom(0, -0, 5e-324, -1e12, 1e12, 0.1, 1e-7),
     );
     const charges = fc.array(
       fc.record({
@@ -381,6 +383,29 @@ describe("toSeries and numberOn give what a sort and big.js give", () => {
       { numRuns: 1000 },
     );
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe("a charge beyond ±1e12", () => {
+  it("is refused, naming the item, whatever its size or sign (any finite double past the bounds)", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const beyond = fc.oneof(
+      fc.double({ min: 1e12, max: Number.MAX_VALUE, noNaN: true, minExcluded: true }),
+      fc.double({ min: -Number.MAX_VALUE, max: -1e12, noNaN: true, maxExcluded: true }),
+    );
+    fc.assert(
+      fc.property(beyond, fc.nat(5), fc.boolean(), (x, at, bonus) => {
+        const xs = Array.from({ length: 6 }, (_, i) => ({
+          day: addDays("2026-11-20", -i),
+          totalAmount: i === at && !bonus ? x : 10,
+          totalBonuses: i === at && bonus ? x : 0,
+        }));
+        const field = `consumption.${at}.${bonus ? "totalBonuses" : "totalAmount"}`;
+        expect(() => toSeries({ consumption: xs, now })).toThrow(ConfigError);
+        expect(() => toSeries({ consumption: xs, now })).toThrow(`${field}: is beyond ±1e12`);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
