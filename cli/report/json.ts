@@ -54,7 +54,8 @@ export function reportJson(r: Report) {
  * forecast moved (`{kind, day: "YYYY-MM-DD", ratio, text}`, `{kind: "day-of-month", dayOfMonth, amount,
  * text}` (with `weekday`, 0–6, for the first such weekday of each month; `rolled: true` for an item of the 29th–31st
  * billed on the next 1st after shorter months; `businessDay`, `last` or `first`, for the month's last or first
- * Monday–Friday, next on `dayOfMonth`), `{kind: "step-trend", steps, ratio, text}`...), the text with the report's currency; empty when nothing
+ * Monday–Friday, next on `dayOfMonth`), `{kind: "step-trend", steps, ratio, text}`, `{kind: "bursts", bursts, daily,
+ * text}`...), the text with the report's currency; empty when nothing
  * did, or with the trailing mean.
  */
 export function forecastJson(r: Report) {

@@ -38,7 +38,9 @@ export type ForecastReason =
       businessDay?: "first" | "last";
     }
   | { kind: "delay"; day: number }
-  | { kind: "spike"; day: number; ratio: number };
+  | { kind: "spike"; day: number; ratio: number }
+  /** The level burst `bursts` times and came back to one base: the days ahead at the history's mean day, `daily`. */
+  | { kind: "bursts"; bursts: number; daily: number };
 
 /** What the model says of the days to come. */
 export interface ModelForecast {
@@ -1825,9 +1827,9 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     chargeDays[0] = chargeDays[0]! * share;
     // a level that bursts and comes back to its base, read as steps (foreign2 ml-lab-gpu): the history's mean day
     const swing = burstsReadAsSteps(rd.rawActual, rd.steps);
-    if (swing > 0) {
-      levelDays[0] = swing * share;
-      for (let i = 1; i < levelDays.length; i++) levelDays[i] = swing;
+    if (swing.daily > 0) {
+      levelDays[0] = swing.daily * share;
+      for (let i = 1; i < levelDays.length; i++) levelDays[i] = swing.daily;
     } else {
       spikesToCome(rd.spikes, n, levelDays, maybeDays);
       excursionsToCome(rd, n, levelDays, maybeDays);
@@ -1858,6 +1860,8 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     ]
       .sort((p, q) => ("day" in p ? p.day : 0) - ("day" in q ? q.day : 0))
       .slice(-5);
+    // (why the days ahead are the history's mean day: bursts read as steps that came back to one base)
+    if (swing.daily > 0) reasons.push({ kind: "bursts", bursts: swing.bursts, daily: swing.daily });
     for (const [dom, amount] of [...rd.charges].sort((p, q) => p[0] - q[0]))
       if (dom < FIRST_WEEKDAY)
         reasons.push({
@@ -2568,10 +2572,14 @@ function excursionsToCome(rd: Reading, n: number, levelDays: number[], days: Qua
  * jobs of 2–6 days every 6–16) are read as steps up and down, not as excursions (whose 7 free days either side
  * they leave none of): the level then follows the last one read — a burst's for its whole month, or the base
  * with a share of a burst's mass — where the month to come holds about the bursts the history did
- * (docs/FORECAST.md, session 15).
+ * (docs/FORECAST.md, session 15). Also how many bursts it read (the reason's words).
  */
-function burstsReadAsSteps(actual: readonly number[], steps: readonly number[]): number {
-  if (steps.length < SWING_BURSTS + 1) return 0;
+function burstsReadAsSteps(
+  actual: readonly number[],
+  steps: readonly number[],
+): { bursts: number; daily: number } {
+  const none = { bursts: 0, daily: 0 };
+  if (steps.length < SWING_BURSTS + 1) return none;
   // each segment's mean day and length (steps hold the indices the segments start on, oldest first)
   const means: number[] = [];
   const lens: number[] = [];
@@ -2595,10 +2603,10 @@ function burstsReadAsSteps(actual: readonly number[], steps: readonly number[]):
     lo = Math.min(lo, before, after);
     hi = Math.max(hi, before, after);
   }
-  if (bursts < SWING_BURSTS || !(hi <= SWING_BASE * lo)) return 0;
+  if (bursts < SWING_BURSTS || !(hi <= SWING_BASE * lo)) return none;
   let t = 0;
   for (const x of actual) t += x;
-  return t / actual.length;
+  return { bursts, daily: t / actual.length };
 }
 /** At least so many bursts, each ×2 over both neighbours, the neighbours of all within ×1.7 of each other. */
 const SWING_BURSTS = 2;

@@ -67,6 +67,18 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         )
           out.push({ kind: "step-trend", steps: r.steps, ratio: ratio(r.ratio) });
         break;
+      case "bursts":
+        // (a whole count of bursts, at least the rule's 2; a mean day that is a positive amount of cents)
+        if (
+          Number.isInteger(r.bursts) &&
+          r.bursts >= 2 &&
+          r.bursts <= 100 &&
+          typeof r.daily === "number" &&
+          Number.isFinite(r.daily) &&
+          cents(r.daily) > 0
+        )
+          out.push({ kind: "bursts", bursts: r.bursts, daily: cents(r.daily) });
+        break;
       case "day-of-month":
         if (
           Number.isInteger(r.dayOfMonth) &&
@@ -154,6 +166,8 @@ function change(ratio: number): string {
  * - spike: "7 November was a one-off (3.2× a usual day), left out of the level"
  * - step-trend: "the level's last 4 steps went up, by about 15 % each: the median counts on the next ones as
  *   often as they came"
+ * - bursts: "the level burst 3 times and came back to one base each time: the days ahead are forecast at the
+ *   history's mean day, about 1,204.50"
  *
  * @example
  * reasonText({ kind: "step", day: "2026-11-12", ratio: 1.18 }); // "the level rose 18 % on 12 November (...)"
@@ -194,5 +208,7 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
           : `about ${Math.max(1, Math.round(Math.abs(r.ratio - 1) * 100))} %`;
       return `the level's last ${r.steps} steps went ${r.ratio > 1 ? "up" : "down"}, by ${by} each: the median counts on the next ones as often as they came`;
     }
+    case "bursts":
+      return `the level burst ${r.bursts} times and came back to one base each time: the days ahead are forecast at the history's mean day, about ${formatMoney(r.daily)}${unit}`;
   }
 }

@@ -139,7 +139,9 @@ export interface ForecastFigures {
  * - `delay`: the charges of `day` arrived with the next day's;
  * - `spike`: `day` was a one-off, `ratio` times a usual day, left out of the level;
  * - `step-trend`: the level's last `steps` steps went one way, by `ratio` each (1.15 is +15 %), and the
- *   median counts on the next ones as often as they came.
+ *   median counts on the next ones as often as they came;
+ * - `bursts`: the level burst `bursts` times and came back to one base each time (bursts too close together to
+ *   tell from steps): the days ahead are forecast at the history's mean day, `daily`.
  */
 export type ForecastReasonFigure =
   | { kind: "step"; day: string; ratio: number; text: string }
@@ -154,7 +156,8 @@ export type ForecastReasonFigure =
     }
   | { kind: "delay"; day: string; text: string }
   | { kind: "spike"; day: string; ratio: number; text: string }
-  | { kind: "step-trend"; steps: number; ratio: number; text: string };
+  | { kind: "step-trend"; steps: number; ratio: number; text: string }
+  | { kind: "bursts"; bursts: number; daily: number; text: string };
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
 export interface Evaluation {

@@ -221,6 +221,19 @@ describe("forecastModel per series (issue 20)", () => {
     expect(m.ratio["run-rate"]).toBeLessThanOrEqual(0.8);
     expect(m.ratio["trailing-mean"]).toBeLessThanOrEqual(0.85);
     expect(m.coverageP80Pct).toBeGreaterThan(62);
+    // and says why, on a day it reads them: the bursts counted, the mean day forecast
+    const said = Array.from({ length: 120 }, (_, k) => s.daily.length - 1 - k).flatMap((end) => {
+      const f = forecastModel(s.daily.slice(end - 85, end), s.firstDay + end).forecast(
+        0,
+        s.firstDay + end + 20,
+      );
+      return f.reasons.filter((r) => r.kind === "bursts");
+    });
+    expect(said.length).toBeGreaterThan(0);
+    for (const r of said) {
+      expect(r.bursts).toBeGreaterThanOrEqual(2);
+      expect(r.daily).toBeGreaterThan(0);
+    }
   });
 
   it("keeps bursts of any size, length and spacing sound and quick, read as steps or not (property)", () => {

@@ -72,6 +72,10 @@ describe("reasonText", () => {
       { kind: "step-trend", steps: 2, ratio: 2.5 },
       "the level's last 2 steps went up, by 2.5× each: the median counts on the next ones as often as they came",
     ],
+    [
+      { kind: "bursts", bursts: 3, daily: 1204.5 },
+      "the level burst 3 times and came back to one base each time: the days ahead are forecast at the history's mean day, about 1,204.50",
+    ],
   ] as const)("%j", (reason, text) => {
     expect(reasonText(reason, { today: "2026-11-22" })).toBe(text);
   });
@@ -212,6 +216,15 @@ describe("reasonFieldsOf", () => {
       { kind: "step-trend", steps: 3, ratio: Number.NaN },
       { kind: "step-trend", steps: 3, ratio: -1.2 },
       { kind: "step-trend", ratio: 1.2 },
+      { kind: "bursts", bursts: 1, daily: 100 },
+      { kind: "bursts", bursts: 2.5, daily: 100 },
+      { kind: "bursts", bursts: 1e9, daily: 100 },
+      { kind: "bursts", bursts: 3, daily: Number.NaN },
+      { kind: "bursts", bursts: 3, daily: Number.POSITIVE_INFINITY },
+      { kind: "bursts", bursts: 3, daily: -5 },
+      { kind: "bursts", bursts: 3, daily: 0.001 },
+      { kind: "bursts", bursts: 3, daily: "100" },
+      { kind: "bursts", daily: 100 },
       null,
     ] as unknown as ForecastReason[];
     expect(reasonFieldsOf(bad, TODAY)).toEqual([]);
