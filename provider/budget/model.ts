@@ -222,6 +222,13 @@ function recursAlike(excess: readonly number[], base: readonly number[], noise: 
 const VARIED_SEEN = 3;
 const VARIED_OVER = 1;
 const VARIED_T = 3;
+/**
+ * chargeLeast is the least excess over its day (a share of what the day expects) that {@link recursAlike} or
+ * {@link recursVaried} asks of every one of `count` occurrences: none over it, no charge.
+ */
+function chargeLeast(count: number, noise: number): number {
+  return Math.min(Math.max(Math.max(3, 7 - count) * noise, 0.3), VARIED_OVER);
+}
 function recursVaried(excess: readonly number[], base: readonly number[]): boolean {
   if (excess.length < VARIED_SEEN) return false;
   const logs: number[] = [];
@@ -682,7 +689,7 @@ function read(amounts: number[], firstDay: number): Reading {
       // (the test below on `excess`, before building it: with no occurrence moved, each one's excess is its day
       // less what the day expects)
       if ((dom < 29 || dom > 31) && !onDays.some((i) => movedTo.has(i))) {
-        const least = Math.min(Math.max(Math.max(3, 7 - onDays.length) * noise, 0.3), VARIED_OVER);
+        const least = chargeLeast(onDays.length, noise);
         if (!onDays.some((i) => c[i]! - expected[i]! > least * Math.max(expected[i]!, 1e-9))) continue;
       }
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
@@ -707,7 +714,7 @@ function read(amounts: number[], firstDay: number): Reading {
       // (no occurrence over its day by the least any reading below asks of every occurrence it keeps — recursAlike,
       // recursVaried, and a bare occurrence's others — is no charge: a plain day of the month, most of them, skips
       // their allocations; the 29th–31st read their rolled days besides)
-      const least = Math.min(Math.max(Math.max(3, 7 - excess.length) * noise, 0.3), VARIED_OVER);
+      const least = chargeLeast(excess.length, noise);
       if ((dom < 29 || dom > 31) && !excess.some((x, k) => x > least * Math.max(base[k]!, 1e-9))) continue;
       // (an occurrence billed on time while its day's own use came with the next day — a month's last day
       // billed on the next 1st, its monthly item not: the day holds the charge alone, short of the others by

@@ -29,6 +29,10 @@ export interface ReasonWording {
 }
 
 const ratioOk = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
+const amountOk = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+/** A count of steps or bursts: a whole 2–100 (the model reads at least 2). */
+const countOk = (x: unknown): x is number =>
+  Number.isInteger(x) && (x as number) >= 2 && (x as number) <= 100;
 const dayOk = (x: unknown, today: number): x is number =>
   typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= today;
 
@@ -58,25 +62,12 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         break;
       case "step-trend":
         // (a ratio that rounds to 1 says no direction)
-        if (
-          Number.isInteger(r.steps) &&
-          r.steps >= 2 &&
-          r.steps <= 100 &&
-          ratioOk(r.ratio) &&
-          ratio(r.ratio) !== 1
-        )
+        if (countOk(r.steps) && ratioOk(r.ratio) && ratio(r.ratio) !== 1)
           out.push({ kind: "step-trend", steps: r.steps, ratio: ratio(r.ratio) });
         break;
       case "bursts":
-        // (a whole count of bursts, at least the rule's 2; a mean day that is a positive amount of cents)
-        if (
-          Number.isInteger(r.bursts) &&
-          r.bursts >= 2 &&
-          r.bursts <= 100 &&
-          typeof r.daily === "number" &&
-          Number.isFinite(r.daily) &&
-          cents(r.daily) > 0
-        )
+        // (a mean day that is a positive amount of cents)
+        if (countOk(r.bursts) && amountOk(r.daily) && cents(r.daily) > 0)
           out.push({ kind: "bursts", bursts: r.bursts, daily: cents(r.daily) });
         break;
       case "day-of-month":
@@ -84,8 +75,7 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
           Number.isInteger(r.dayOfMonth) &&
           r.dayOfMonth >= 1 &&
           r.dayOfMonth <= 31 &&
-          typeof r.amount === "number" &&
-          Number.isFinite(r.amount) &&
+          amountOk(r.amount) &&
           cents(r.amount) !== 0
         ) {
           // (a first <weekday> of the month: a whole weekday 0–6, next on one of the month's first 7 days)

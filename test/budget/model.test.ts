@@ -1774,14 +1774,17 @@ describe("forecastModel on a monthly item seen once on the 29th or 30th of a lon
   });
 });
 
+const DAY_MS = 86_400_000;
+/** A `YYYY-MM-DD` day as a day number (days since 1970-01-01, UTC). */
+const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+
 /**
  * monthAsOf is a check of foreign series `s` as of `iso` (00:00: the history a check reads, nothing of the day
  * yet): its forecast to `end` and the error of p50's month total (the days from `first`) against the truth.
  */
 function monthAsOf(s: ForeignSeries, iso: string, first: number, end: number) {
-  const DAY = 86_400_000;
-  const today = Date.parse(`${iso}T00:00:00Z`) / DAY;
-  const from = Date.parse(`${checkPeriodStart(new Date(today * DAY))}T00:00:00Z`) / DAY;
+  const today = dayOf(iso);
+  const from = dayOf(checkPeriodStart(new Date(today * DAY_MS)));
   const history = s.daily.slice(from - s.firstDay, today - s.firstDay);
   let truth = 0;
   let mtd = 0;
@@ -1794,9 +1797,6 @@ function monthAsOf(s: ForeignSeries, iso: string, first: number, end: number) {
 }
 
 describe("forecastModel on a fresh step that stands only on a charge day (session 12: overOthers)", () => {
-  const DAY = 86_400_000;
-  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
-
   it("reads no step from licence seats of 30 % of a day on the last day, under the spike bound (tokyo-saas/8401)", () => {
     // foreign3 tokyo-saas/8401: licence seats on the 2nd (303 on a ~960 day; 233 in May, so not read as a
     // recurring charge), 2 July the last day: the previous model read a step ×1.08–1.10 from 30 June–2 July
@@ -1821,7 +1821,7 @@ describe("forecastModel on a fresh step that stands only on a charge day (sessio
   function stepped(today: number, age: number, jump: number, charge: number): number[] {
     const first = today - 84;
     return Array.from({ length: 84 }, (_, i) => {
-      const dom = new Date((first + i) * DAY).getUTCDate();
+      const dom = new Date((first + i) * DAY_MS).getUTCDate();
       const extra = dom === 2 ? (i < 40 ? charge / 2 : charge) : 0;
       return 100 * jitter(i) * (i >= 84 - age ? jump : 1) + extra;
     });
@@ -2234,9 +2234,6 @@ describe("forecastModel on a lull around a weekend still under way (session 14: 
 });
 
 describe("forecastModel on a step whose first weekend falls deeper (session 15: offJustBefore)", () => {
-  const DAY = 86_400_000;
-  const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
-
   it("reads tokyo-saas/6401's −20 % step of 24 May within days, not as a lull after Golden Week", () => {
     // foreign3-probe tokyo-saas/6401: a removal of always-on servers on Sunday 24 May takes the weekends down
     // more than the weekdays; the weekend after it, judged against the level before Golden Week (3–6 May, an
