@@ -2312,7 +2312,8 @@ describe("forecastModel on a month-end charge whose invoice comes late, on the n
     // foreign2 b2b-saas-reserved: reserved capacity on the month's last day, the month's last 1–3 days billed on
     // the 1st or the 2nd half the time. August's last two days billed on 2 September, October's last on
     // 2 November: the previous model read the charge's occurrences on the 31st as zeros (a catch-up was looked
-    // for on the 1st only) and forecast November without it (−55 %); the 2 November catch-up is October's
+    // for on the 1st only) and forecast November without it (the days to come −51 %); the 2 November catch-up
+    // is October's
     const { h, today } = lateMonthEnds([
       { month: "2026-08", held: 2, on: 2 },
       { month: "2026-10", held: 1, on: 2 },
@@ -2330,7 +2331,7 @@ describe("forecastModel on a month-end charge whose invoice comes late, on the n
   it("reads it when every month-end in the history came late (none on its own day)", () => {
     // August's last day billed on 1 September, September's last two on 2 October, October's last on 2 November:
     // no occurrence on its own day, but each a run of the month's last days caught up with far more than they
-    // carry on the next 1st or 2nd — the previous model found no charge (−55 %)
+    // carry on the next 1st or 2nd — the previous model found no charge (the days to come −52 %)
     const { h, today } = lateMonthEnds([
       { month: "2026-08", held: 1, on: 1 },
       { month: "2026-09", held: 2, on: 2 },
