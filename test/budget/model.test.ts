@@ -9,7 +9,13 @@ import { asCorpus } from "../../bench/foreign-tune";
 import { foreign2Split } from "../../bench/foreign2";
 import { foreign3Split } from "../../bench/foreign3";
 import { foreign5Split } from "../../bench/foreign5";
-import { forecastDays, forecastModel, localExpectation, weekdayOf } from "../../provider/budget/model";
+import {
+  forecastDays,
+  forecastModel,
+  localExpectation,
+  rampGoesOn,
+  weekdayOf,
+} from "../../provider/budget/model";
 import { checkPeriodStart } from "../../provider/check";
 
 const MONDAY = 20_402; // 2025-11-10
@@ -2352,5 +2358,53 @@ describe("forecastModel on a month-end charge whose invoice comes late, on the n
     const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
     expect(m.ratio["run-rate"]).toBeLessThanOrEqual(0.8);
     expect(m.ratio["trailing-mean"]).toBeLessThanOrEqual(0.85);
+  });
+});
+
+describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoesOn)", () => {
+  it("follows part of the growth of a young ramp read as one step (probe migration-october/6209, 10–14 November)", () => {
+    // a fleet moving in by steps every 2–6 days since 19 October; the step reader reads one step ×3.1–3.7 on
+    // 31 October and scales the regimes before it to the last, so the line sees no slope
+    const s = foreignSplit("probe").find((x) => x.name === "migration-october/6209")!;
+    const end = Date.UTC(2026, 10, 30) / 86_400_000;
+    for (let d = 10; d <= 14; d++) {
+      const today = Date.UTC(2026, 10, d) / 86_400_000;
+      const f = forecastModel(s.daily.slice(0, today - s.firstDay), today).forecast(0, end);
+      let truth = 0;
+      for (let x = today; x <= end; x++) truth += s.daily[x - s.firstDay]!;
+      expect(f.backtests).toBe(0);
+      // (without it: p50 0.58–0.73× the truth; with it 0.73–0.96×)
+      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.72);
+      expect(f.remaining!.p50 / truth).toBeLessThan(1.05);
+    }
+  });
+
+  it("lifts a rise through every third, not one lull that ended, a recovery from a dip or one step", () => {
+    const ramp = Array.from({ length: 21 }, (_, i) => 100 * 1.04 ** i);
+    expect(rampGoesOn(ramp, 0.02, 20)).toBeGreaterThan(1.1);
+    // an autumn-break week, then a higher level (edu-lms)
+    expect(rampGoesOn([...Array(7).fill(40), ...Array(14).fill(100)], 0.02, 20)).toBe(1);
+    // a level that dipped and came back, rising through the history's last 28 days but not its whole
+    const dip = [...Array(9).fill(100), ...Array.from({ length: 27 }, (_, i) => 30 * 1.04 ** i)];
+    expect(rampGoesOn(dip, 0.02, 20)).toBe(1);
+    expect(rampGoesOn([...Array(10).fill(100), ...Array(11).fill(150)], 0.02, 20)).toBe(1);
+  });
+
+  it("stays between 1 and its capped growth, fast, on any young level (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 0, maxLength: 60 }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.integer({ min: 1, max: 31 }),
+        (level, noise, horizon) => {
+          const t0 = performance.now();
+          const lift = rampGoesOn(level, noise, horizon);
+          expect(performance.now() - t0).toBeLessThan(50);
+          expect(lift).toBeGreaterThanOrEqual(1);
+          expect(lift).toBeLessThanOrEqual(Math.exp((0.5 * 0.05 * (horizon + 1)) / 2) + 1e-12);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
