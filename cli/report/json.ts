@@ -55,7 +55,7 @@ export function reportJson(r: Report) {
  * text}` (with `weekday`, 0–6, for the first such weekday of each month; `rolled: true` for an item of the 29th–31st
  * billed on the next 1st after shorter months; `businessDay`, `last` or `first`, for the month's last or first
  * Monday–Friday, next on `dayOfMonth`), `{kind: "step-trend", steps, ratio, text}`, `{kind: "bursts", bursts, daily,
- * text}`...), the text with the report's currency; empty when nothing
+ * text}`, `{kind: "ramp", days, ratio, text}`...), the text with the report's currency; empty when nothing
  * did, or with the trailing mean.
  */
 export function forecastJson(r: Report) {

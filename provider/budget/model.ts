@@ -25,6 +25,9 @@ export interface Quantiles {
  * - `spike`: the day's charge was clipped as a one-off (`ratio` times the level).
  * - `step-trend`: the history's last `steps` steps went one way, by `ratio` each (their geometric mean); p50
  *   counts on the next ones as often as they came.
+ * - `bursts`: the level burst `bursts` times and came back to one base; the days ahead at the mean day `daily`.
+ * - `ramp`: a young history's level rose through each third of its `days` days, by `ratio` a day (1.03 is +3 %);
+ *   p50 follows half of that growth to the horizon's middle.
  */
 export type ForecastReason =
   | { kind: "step"; day: number; ratio: number }
@@ -40,7 +43,9 @@ export type ForecastReason =
   | { kind: "delay"; day: number }
   | { kind: "spike"; day: number; ratio: number }
   /** The level burst `bursts` times and came back to one base: the days ahead at the history's mean day, `daily`. */
-  | { kind: "bursts"; bursts: number; daily: number };
+  | { kind: "bursts"; bursts: number; daily: number }
+  /** A young history's level rose through each third of its `days` days, by `ratio` a day: p50 follows half of it. */
+  | { kind: "ramp"; days: number; ratio: number };
 
 /** What the model says of the days to come. */
 export interface ModelForecast {
@@ -1966,10 +1971,13 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     q.p90 += YOUNG_MOVE_90 * moved;
     // a young fleet whose level rose through every third of its history is ramping, and the steps scaled its
     // earlier regimes to the last: p50 (and p80/p90 by as much) follow part of the growth (`rampGoesOn`)
-    const lift = dm > 0 ? rampGoesOn(rd.rawLevel, sigma / dm, horizon) : 1;
+    const growth = dm > 0 ? rampGrowth(rd.rawLevel, sigma / dm) : 0;
+    const lift = Math.exp((RAMP_SHARE * growth * (horizon + 1)) / 2);
     q.p50 *= lift;
     q.p80 += lift - 1;
     q.p90 += lift - 1;
+    // (and says so: the level's growth per day and the days it was read from)
+    if (growth > 0) reasons.push({ kind: "ramp", days: n, ratio: Math.exp(growth) });
     offLevel(q, rd.rawLevel, dailyRate);
     return shaped(levelDays, chargeDays, q, 0, "weekday-level", dailyRate, reasons, maybeDays);
   }
@@ -2166,18 +2174,22 @@ const YOUNG_MOVE_90 = 1.5;
  * today to the horizon's middle. 1 where there is no such rise.
  */
 export function rampGoesOn(level: readonly number[], noise: number, horizon: number): number {
+  return Math.exp((RAMP_SHARE * rampGrowth(level, noise) * (horizon + 1)) / 2);
+}
+/** rampGrowth is the growth per day (a log, at most RAMP_MAX_GROWTH) `rampGoesOn` follows a share of; 0 where none. */
+function rampGrowth(level: readonly number[], noise: number): number {
   const n = level.length;
   const third = Math.floor(n / 3);
-  if (third < 3) return 1;
+  if (third < 3) return 0;
   const at = [0, Math.round((n - third) / 2), n - third].map((s) => median(level.slice(s, s + third)));
-  if (!(at[0]! > 0)) return 1;
+  if (!(at[0]! > 0)) return 0;
   const se = noise * Math.sqrt(2 / third);
   for (let k = 1; k < 3; k++) {
     const rise = Math.log(at[k]! / at[k - 1]!);
-    if (!(rise > RAMP_T * se && rise > RAMP_MIN_RISE)) return 1;
+    if (!(rise > RAMP_T * se && rise > RAMP_MIN_RISE)) return 0;
   }
   const growth = Math.min(RAMP_MAX_GROWTH, Math.log(at[2]! / at[0]!) / (n - third));
-  return Number.isFinite(growth) ? Math.exp((RAMP_SHARE * growth * (horizon + 1)) / 2) : 1;
+  return Number.isFinite(growth) ? growth : 0;
 }
 /**
  * `rampGoesOn`'s thresholds and share (session 16, wt-fc66; probe / confirm / tune, every day, series missing a

@@ -28,6 +28,8 @@ export interface ReasonWording {
   today?: string | undefined;
 }
 
+/** The most growth a day a `ramp` reason can say (the model's RAMP_MAX_GROWTH, e^0.05, rounded up). */
+const RAMP_MOST = 1.052;
 const ratioOk = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
 const amountOk = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
 /** A count of steps or bursts: a whole 2–100 (the model reads at least 2). */
@@ -69,6 +71,19 @@ export function reasonFieldsOf(reasons: readonly ForecastReason[], today: number
         // (a mean day that is a positive amount of cents)
         if (countOk(r.bursts) && amountOk(r.daily) && cents(r.daily) > 0)
           out.push({ kind: "bursts", bursts: r.bursts, daily: cents(r.daily) });
+        break;
+      case "ramp":
+        // (a whole count of days a young history holds, and a growth a day the model reads: over 1, at most
+        // e^0.05 — RAMP_MAX_GROWTH — rounded)
+        if (
+          Number.isInteger(r.days) &&
+          r.days >= 9 &&
+          r.days <= 10_000 &&
+          ratioOk(r.ratio) &&
+          ratio(r.ratio) > 1 &&
+          r.ratio <= RAMP_MOST
+        )
+          out.push({ kind: "ramp", days: r.days, ratio: ratio(r.ratio) });
         break;
       case "day-of-month":
         if (
@@ -158,6 +173,8 @@ function change(ratio: number): string {
  *   often as they came"
  * - bursts: "the level burst 3 times and came back to one base each time: the days ahead are forecast at the
  *   history's mean day, about 1,204.50"
+ * - ramp: "the level rose through each third of its 23 days, about +3.1 % a day (a fleet still moving in): the
+ *   median follows half of that growth"
  *
  * @example
  * reasonText({ kind: "step", day: "2026-11-12", ratio: 1.18 }); // "the level rose 18 % on 12 November (...)"
@@ -198,6 +215,8 @@ export function reasonText(r: ReasonFields, wording: ReasonWording = {}): string
           : `about ${Math.max(1, Math.round(Math.abs(r.ratio - 1) * 100))} %`;
       return `the level's last ${r.steps} steps went ${r.ratio > 1 ? "up" : "down"}, by ${by} each: the median counts on the next ones as often as they came`;
     }
+    case "ramp":
+      return `the level rose through each third of its ${r.days} days, about +${formatNumber((r.ratio - 1) * 100, 1)} % a day (a fleet still moving in): the median follows half of that growth`;
     case "bursts":
       return `the level burst ${r.bursts} times and came back to one base each time: the days ahead are forecast at the history's mean day, about ${formatMoney(r.daily)}${unit}`;
   }

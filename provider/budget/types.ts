@@ -141,7 +141,9 @@ export interface ForecastFigures {
  * - `step-trend`: the level's last `steps` steps went one way, by `ratio` each (1.15 is +15 %), and the
  *   median counts on the next ones as often as they came;
  * - `bursts`: the level burst `bursts` times and came back to one base each time (bursts too close together to
- *   tell from steps): the days ahead are forecast at the history's mean day, `daily`.
+ *   tell from steps): the days ahead are forecast at the history's mean day, `daily`;
+ * - `ramp`: a young history's level rose through each third of its `days` days, by `ratio` a day (1.031 is +3.1 %
+ *   a day): the median follows half of that growth.
  */
 export type ForecastReasonFigure =
   | { kind: "step"; day: string; ratio: number; text: string }
@@ -157,7 +159,8 @@ export type ForecastReasonFigure =
   | { kind: "delay"; day: string; text: string }
   | { kind: "spike"; day: string; ratio: number; text: string }
   | { kind: "step-trend"; steps: number; ratio: number; text: string }
-  | { kind: "bursts"; bursts: number; daily: number; text: string };
+  | { kind: "bursts"; bursts: number; daily: number; text: string }
+  | { kind: "ramp"; days: number; ratio: number; text: string };
 
 /** Evaluation is the outcome of `evaluate`: every rule's finding, the figures and the verdict. */
 export interface Evaluation {

@@ -2376,6 +2376,10 @@ describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoe
       // (without it: p50 0.58–0.73× the truth; with it 0.73–0.96×)
       expect(f.remaining!.p50 / truth).toBeGreaterThan(0.72);
       expect(f.remaining!.p50 / truth).toBeLessThan(1.05);
+      // and says why: the level's growth a day, read from the days it has
+      const ramp = f.reasons.find((r) => r.kind === "ramp");
+      expect(ramp).toMatchObject({ kind: "ramp", days: today - s.firstDay });
+      expect(ramp && "ratio" in ramp && ramp.ratio).toBeGreaterThan(1);
     }
   });
 

@@ -76,6 +76,10 @@ describe("reasonText", () => {
       { kind: "bursts", bursts: 3, daily: 1204.5 },
       "the level burst 3 times and came back to one base each time: the days ahead are forecast at the history's mean day, about 1,204.50",
     ],
+    [
+      { kind: "ramp", days: 23, ratio: 1.031 },
+      "the level rose through each third of its 23 days, about +3.1 % a day (a fleet still moving in): the median follows half of that growth",
+    ],
   ] as const)("%j", (reason, text) => {
     expect(reasonText(reason, { today: "2026-11-22" })).toBe(text);
   });
@@ -225,6 +229,16 @@ describe("reasonFieldsOf", () => {
       { kind: "bursts", bursts: 3, daily: 0.001 },
       { kind: "bursts", bursts: 3, daily: "100" },
       { kind: "bursts", daily: 100 },
+      { kind: "ramp", days: 8, ratio: 1.03 },
+      { kind: "ramp", days: 23.5, ratio: 1.03 },
+      { kind: "ramp", days: 1e9, ratio: 1.03 },
+      { kind: "ramp", days: 23, ratio: 1.0004 },
+      { kind: "ramp", days: 23, ratio: 0.97 },
+      { kind: "ramp", days: 23, ratio: 1.5 },
+      { kind: "ramp", days: 23, ratio: Number.NaN },
+      { kind: "ramp", days: 23, ratio: Number.POSITIVE_INFINITY },
+      { kind: "ramp", days: 23, ratio: "1.03" },
+      { kind: "ramp", ratio: 1.03 },
       null,
     ] as unknown as ForecastReason[];
     expect(reasonFieldsOf(bad, TODAY)).toEqual([]);
@@ -244,9 +258,21 @@ describe("reasonFieldsOf", () => {
   it("says any reason with numbers only, in bounded time", () => {
     const num = fc.oneof(fc.double(), fc.integer({ min: -100, max: TODAY + 100 }));
     const reason = fc.record({
-      kind: fc.constantFrom("step", "day-of-month", "delay", "spike", "step-trend", "other"),
+      kind: fc.constantFrom(
+        "step",
+        "day-of-month",
+        "delay",
+        "spike",
+        "step-trend",
+        "ramp",
+        "bursts",
+        "other",
+      ),
       day: num,
       steps: num,
+      days: num,
+      bursts: num,
+      daily: num,
       ratio: num,
       dayOfMonth: num,
       amount: num,
