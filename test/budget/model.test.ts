@@ -2435,7 +2435,8 @@ describe("forecastModel on an item of the 31st rolled to a 1st that also catches
   });
 
   it("forecasts the rest of July within 2 % on berlin-agency-quiet/6402 as of 2–24 July", () => {
-    // foreign3 probe: the previous model −6.2 % on each of those days (run-rate −15 … +3 %); this one within 1 %
+    // foreign3 probe: the previous model −8.7 … −20.4 % of the rest of July as of 2–23 July (−6.2 … −8.6 % of the
+    // month's total); this one within 1 %
     const s = foreign3Split("probe").find((x) => x.name === "berlin-agency-quiet/6402")!;
     const end = dayOf("2026-07-31");
     for (let d = 2; d <= 24; d++) {
