@@ -719,12 +719,18 @@ function read(amounts: number[], firstDay: number): Reading {
         if (!onDays.some((i) => c[i]! - expected[i]! > least * Math.max(expected[i]!, 1e-9))) continue;
       }
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
-      const occurrences = (days: number[]) => {
+      const occurrences = (days: number[], carried = false) => {
         // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
         // still recurs)
         const idx = days.map((i) => movedTo.get(i) ?? i);
-        // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts)
+        // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts; with `carried`,
+        // likewise an occurrence on its own day that is the catch-up of the days before it — a rolled 1st)
         const owed = days.map((i) => {
+          if (carried && !movedTo.has(i)) {
+            let o = 0;
+            for (let k = i - 1; k >= 0 && movedTo.get(k) === i; k--) o += expected[k]! - c[k]!;
+            return o;
+          }
           if (!movedTo.has(i)) return 0;
           let o = 0;
           for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
@@ -778,7 +784,11 @@ function read(amounts: number[], firstDay: number): Reading {
       // foreign3 berlin-agency-quiet, nairobi-ngo-tiny: an item on the 31st rolled to 1 May, 1 July, 1 October)
       if (dom >= 29 && dom <= 31 && !recursAlike(excess, base, noise)) {
         const moved = rolledDays(days, dom, firstDay, n);
-        const r = moved && occurrences(moved);
+        // (a rolled 1st that is also the catch-up of the shorter month's last day, billed late with it, holds that
+        // day's use besides the charge: its excess is the day less both — foreign3 berlin-agency-quiet/6402, 30 June
+        // billed on 1 July with the item rolled there, read as a spike and July forecast without the 31st's item
+        // as of 2–24 July, −6.2 %; probe 6402 1.17/0.91 → 0.64/0.50× run-rate/trailing, docs/FORECAST.md session 16)
+        const r = moved && occurrences(moved, true);
         // (an occurrence of a full month billed alone, its day's use on the next 1st, as above: that 1st holds
         // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
         const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
@@ -803,7 +813,7 @@ function read(amounts: number[], firstDay: number): Reading {
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
         const t = idx[k]!;
-        if (t !== i) {
+        if (t !== i || (rolled.has(dom) && movedTo.get(t - 1) === t)) {
           // the delayed days get their expected amounts, the charge leaves the catch-up
           // (past the 1st billed on its own day between, for a month's last days billed on the 2nd)
           for (let d = movedTo.get(t - 1) === t ? t - 1 : t - 2; movedTo.get(d) === t; d--) {
@@ -813,7 +823,7 @@ function read(amounts: number[], firstDay: number): Reading {
             delayDays.add(d);
             movedTo.delete(d);
           }
-          reasons.push({ kind: "delay", day: firstDay + i });
+          reasons.push({ kind: "delay", day: firstDay + (t !== i ? i : t - 1) });
         }
         c[t] = Math.max(0, c[t]! - amount);
       }
