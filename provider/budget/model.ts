@@ -225,6 +225,15 @@ function recursAlike(excess: readonly number[], base: readonly number[], noise: 
  * every month before, p80 97.4 → 91.0 % (the 1st in h/30 of both backtest sets' windows).
  */
 const VARIED_SEEN = 3;
+/**
+ * How many days delayed to an occurrence of a monthly item on its own day (a late month-end invoice) are read
+ * out of it before its excess is judged, where the plain reading finds no charge (`read`). One day held carries
+ * about a day's use, within what `recursAlike`'s 0.6 leaves an item of 1.5 days or more; 2 or more are a late
+ * invoice of the month's last days. Measured (series missing a bound, every day): probe 58 → 57 (foreign4
+ * data-team/6306 out, 0.85 → 0.84× trailing; foreign2 agency-holiday/6104 1.24 → 1.10×, median error 3.70 →
+ * 3.29 %), confirm 65 → 65, tune 16 → 16 (days 3–25 23 → 23). With 1: tune 17 (saas-growing/7206 in), confirm 66.
+ */
+const CAUGHT_UP_DAYS = 2;
 const VARIED_OVER = 1;
 const VARIED_T = 3;
 /**
@@ -718,20 +727,35 @@ function read(amounts: number[], firstDay: number): Reading {
         const least = chargeLeast(onDays.length, noise);
         if (!onDays.some((i) => c[i]! - expected[i]! > least * Math.max(expected[i]!, 1e-9))) continue;
       }
+      /**
+       * caughtUpOn sums `f` over the days delayed to day `t` (`movedTo`: the days just before it, or before the
+       * day before it — a month's last days billed on the 2nd, the 1st billed between); 0 when fewer than
+       * CAUGHT_UP_DAYS are.
+       */
+      const caughtUpOn = (t: number, f: (d: number) => number) => {
+        let o = 0;
+        let m = 0;
+        for (let d = movedTo.get(t - 1) === t ? t - 1 : t - 2; movedTo.get(d) === t; d--) {
+          o += f(d);
+          m++;
+        }
+        return m >= CAUGHT_UP_DAYS ? o : 0;
+      };
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
-      const occurrences = (days: number[], carried = false) => {
+      const occurrences = (days: number[], carried?: "rolled" | "caught") => {
         // (an occurrence delayed with a larger catch-up is on the catch-up's day: a charge moved by 1–3 days
         // still recurs)
         const idx = days.map((i) => movedTo.get(i) ?? i);
-        // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts; with `carried`,
-        // likewise an occurrence on its own day that is the catch-up of the days before it — a rolled 1st)
+        // (the moved occurrence's excess: the catch-up less the delayed days' expected amounts; so too, with
+        // `carried`, an occurrence on its own day that is the catch-up of the days before it — a rolled 1st
+        // (`rolled`: any days), or a day of the month that caught up CAUGHT_UP_DAYS or more (`caught`: below))
         const owed = days.map((i) => {
-          if (carried && !movedTo.has(i)) {
+          if (carried === "rolled" && !movedTo.has(i)) {
             let o = 0;
             for (let k = i - 1; k >= 0 && movedTo.get(k) === i; k--) o += expected[k]! - c[k]!;
             return o;
           }
-          if (!movedTo.has(i)) return 0;
+          if (!movedTo.has(i)) return carried === "caught" ? caughtUpOn(i, (d) => expected[d]! - c[d]!) : 0;
           let o = 0;
           for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
           for (let k = i + 1; movedTo.get(k) === movedTo.get(i); k++) o += expected[k]! - c[k]!;
@@ -788,7 +812,7 @@ function read(amounts: number[], firstDay: number): Reading {
         // day's use besides the charge: its excess is the day less both — foreign3 berlin-agency-quiet/6402, 30 June
         // billed on 1 July with the item rolled there, read as a spike and July forecast without the 31st's item
         // as of 2–24 July, −6.2 %; probe 6402 1.17/0.91 → 0.64/0.50× run-rate/trailing, docs/FORECAST.md session 16)
-        const r = moved && occurrences(moved, true);
+        const r = moved && occurrences(moved, "rolled");
         // (an occurrence of a full month billed alone, its day's use on the next 1st, as above: that 1st holds
         // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
         const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
@@ -805,6 +829,21 @@ function read(amounts: number[], firstDay: number): Reading {
           rolled.add(dom);
         }
       }
+      // (no charge read so, an occurrence on its own day that caught up days delayed to it is read less their
+      // use, as a moved one is: a month's last days billed late on the 1st with the 1st's own item — foreign2
+      // agency-holiday/6104, reserved capacity of 38.7 on every 1st, 66 over 1 August with 29–31 July's use,
+      // the others under 0.6 of it: clipped as a spike every month after, p50 +10–19 % in October. Only where
+      // the plain reading finds no charge: read so everywhere, the level of a series stepping up every week
+      // (foreign saas-growing/7206, 30 April billed on 1 May) moved its steps, p50 −17 → −24 % on 6 May; and
+      // only for CAUGHT_UP_DAYS or more days delayed — docs/FORECAST.md session 16, wt-fc69)
+      let caughtUp = false;
+      if (!b && !rolled.has(dom) && !recursAlike(excess, base, noise) && !recursVaried(excess, base)) {
+        const o = occurrences(days, "caught");
+        if (o.excess.some((x, k) => x !== excess[k]) && recursAlike(o.excess, o.base, noise)) {
+          ({ idx, excess, base } = o);
+          caughtUp = true;
+        }
+      }
       const alike = recursAlike(excess, base, noise);
       if (!alike && !recursVaried(excess, base)) continue;
       const amount = alike
@@ -813,17 +852,25 @@ function read(amounts: number[], firstDay: number): Reading {
       charges.set(dom, amount);
       for (const [k, i] of days.entries()) {
         const t = idx[k]!;
-        if (t !== i || (rolled.has(dom) && movedTo.get(t - 1) === t)) {
+        // (an occurrence on its own day that caught up days delayed to it, read as one moved: a rolled 1st, or
+        // `caughtUp` above)
+        if (
+          t !== i ||
+          (rolled.has(dom) && movedTo.get(t - 1) === t) ||
+          (caughtUp && (movedTo.get(t - 1) === t || movedTo.get(t - 2) === t))
+        ) {
           // the delayed days get their expected amounts, the charge leaves the catch-up
           // (past the 1st billed on its own day between, for a month's last days billed on the 2nd)
+          let from = i;
           for (let d = movedTo.get(t - 1) === t ? t - 1 : t - 2; movedTo.get(d) === t; d--) {
             c[t] = c[t]! - (expected[d]! - c[d]!);
             c[d] = expected[d]!;
             lostDays.delete(d);
             delayDays.add(d);
             movedTo.delete(d);
+            from = Math.min(from, d);
           }
-          reasons.push({ kind: "delay", day: firstDay + (t !== i ? i : t - 1) });
+          reasons.push({ kind: "delay", day: firstDay + (t !== i ? i : from) });
         }
         c[t] = Math.max(0, c[t]! - amount);
       }

@@ -2361,6 +2361,26 @@ describe("forecastModel on a month-end charge whose invoice comes late, on the n
   });
 });
 
+describe("forecastModel on a monthly item whose occurrence caught up late month-end days (session 16, wt-fc69)", () => {
+  it("reads agency-holiday/6104's 1st as its item, not a spike, after 29–31 July billed on 1 August", () => {
+    // foreign2 probe: reserved capacity of 38.68 on every 1st; 1 August also carries 29–31 July's use (67.27).
+    // Read with that use the occurrence stood 66 over its day, the others 38–39 (under 0.6 of it): the item was
+    // clipped as a spike every month after, p50 1.05–1.18× the truth on 2–20 October (now 0.94–0.99×)
+    const s = foreign2Split("probe").find((x) => x.name === "agency-holiday/6104")!;
+    const end = Date.UTC(2026, 9, 31) / 86_400_000;
+    for (const d of [2, 5, 9, 13, 20]) {
+      const today = Date.UTC(2026, 9, d) / 86_400_000;
+      const f = forecastModel(s.daily.slice(0, today - s.firstDay), today).forecast(0, end);
+      let truth = 0;
+      for (let x = today; x <= end; x++) truth += s.daily[x - s.firstDay]!;
+      const item = f.reasons.find((r) => r.kind === "day-of-month" && r.dayOfMonth === 1);
+      expect(item && item.kind === "day-of-month" ? item.amount : 0).toBeCloseTo(38.6, 0);
+      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.9);
+      expect(f.remaining!.p50 / truth).toBeLessThan(1.03);
+    }
+  });
+});
+
 describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoesOn)", () => {
   it("follows part of the growth of a young ramp read as one step (probe migration-october/6209, 10–14 November)", () => {
     // a fleet moving in by steps every 2–6 days since 19 October; the step reader reads one step ×3.1–3.7 on
