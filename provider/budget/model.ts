@@ -604,6 +604,8 @@ function read(amounts: number[], firstDay: number): Reading {
   const delayDays = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
   const movedTo = new Map<number, number>();
+  /** The last day that may be delayed to `t`: the day before it, or — past a 1st billed on its own day — the one before that. */
+  const lastDelayedBefore = (t: number) => (movedTo.get(t - 1) === t ? t - 1 : t - 2);
   /** Near-0 days of a run ending on a month's last day, caught up (with more) on the next 1st or 2nd. */
   const monthEndLate = new Set<number>();
   let caught = 0;
@@ -728,18 +730,18 @@ function read(amounts: number[], firstDay: number): Reading {
         if (!onDays.some((i) => c[i]! - expected[i]! > least * Math.max(expected[i]!, 1e-9))) continue;
       }
       /**
-       * caughtUpOn sums `f` over the days delayed to day `t` (`movedTo`: the days just before it, or before the
-       * day before it — a month's last days billed on the 2nd, the 1st billed between); 0 when fewer than
-       * CAUGHT_UP_DAYS are.
+       * caughtUpOn sums what the days delayed to day `t` owe it (their expected amounts less what they hold;
+       * `movedTo`: the days just before it, or before the day before it — a month's last days billed on the 2nd,
+       * the 1st billed between); 0 when fewer than `least` are.
        */
-      const caughtUpOn = (t: number, f: (d: number) => number) => {
+      const caughtUpOn = (t: number, least: number) => {
         let o = 0;
         let m = 0;
-        for (let d = movedTo.get(t - 1) === t ? t - 1 : t - 2; movedTo.get(d) === t; d--) {
-          o += f(d);
+        for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
+          o += expected[d]! - c[d]!;
           m++;
         }
-        return m >= CAUGHT_UP_DAYS ? o : 0;
+        return m >= least ? o : 0;
       };
       /** A set of occurrences' days, where each stands, and its excess over what its day expects. */
       const occurrences = (days: number[], carried?: "rolled" | "caught") => {
@@ -750,12 +752,8 @@ function read(amounts: number[], firstDay: number): Reading {
         // `carried`, an occurrence on its own day that is the catch-up of the days before it — a rolled 1st
         // (`rolled`: any days), or a day of the month that caught up CAUGHT_UP_DAYS or more (`caught`: below))
         const owed = days.map((i) => {
-          if (carried === "rolled" && !movedTo.has(i)) {
-            let o = 0;
-            for (let k = i - 1; k >= 0 && movedTo.get(k) === i; k--) o += expected[k]! - c[k]!;
-            return o;
-          }
-          if (!movedTo.has(i)) return carried === "caught" ? caughtUpOn(i, (d) => expected[d]! - c[d]!) : 0;
+          if (!movedTo.has(i))
+            return carried === undefined ? 0 : caughtUpOn(i, carried === "rolled" ? 1 : CAUGHT_UP_DAYS);
           let o = 0;
           for (let k = i; movedTo.get(k) === movedTo.get(i); k--) o += expected[k]! - c[k]!;
           for (let k = i + 1; movedTo.get(k) === movedTo.get(i); k++) o += expected[k]! - c[k]!;
@@ -854,15 +852,11 @@ function read(amounts: number[], firstDay: number): Reading {
         const t = idx[k]!;
         // (an occurrence on its own day that caught up days delayed to it, read as one moved: a rolled 1st, or
         // `caughtUp` above)
-        if (
-          t !== i ||
-          (rolled.has(dom) && movedTo.get(t - 1) === t) ||
-          (caughtUp && (movedTo.get(t - 1) === t || movedTo.get(t - 2) === t))
-        ) {
+        if (t !== i || ((rolled.has(dom) || caughtUp) && movedTo.get(lastDelayedBefore(t)) === t)) {
           // the delayed days get their expected amounts, the charge leaves the catch-up
           // (past the 1st billed on its own day between, for a month's last days billed on the 2nd)
           let from = i;
-          for (let d = movedTo.get(t - 1) === t ? t - 1 : t - 2; movedTo.get(d) === t; d--) {
+          for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
             c[t] = c[t]! - (expected[d]! - c[d]!);
             c[d] = expected[d]!;
             lostDays.delete(d);
@@ -2029,7 +2023,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
     // a young fleet whose level rose through every third of its history is ramping, and the steps scaled its
     // earlier regimes to the last: p50 (and p80/p90 by as much) follow part of the growth (`rampGoesOn`)
     const growth = dm > 0 ? rampGrowth(rd.rawLevel, sigma / dm) : 0;
-    const lift = Math.exp((RAMP_SHARE * growth * (horizon + 1)) / 2);
+    const lift = rampLift(growth, horizon);
     q.p50 *= lift;
     q.p80 += lift - 1;
     q.p90 += lift - 1;
@@ -2231,8 +2225,10 @@ const YOUNG_MOVE_90 = 1.5;
  * today to the horizon's middle. 1 where there is no such rise.
  */
 export function rampGoesOn(level: readonly number[], noise: number, horizon: number): number {
-  return Math.exp((RAMP_SHARE * rampGrowth(level, noise) * (horizon + 1)) / 2);
+  return rampLift(rampGrowth(level, noise), horizon);
 }
+/** The lift of RAMP_SHARE of a growth per day (a log) carried from today to the horizon's middle. */
+const rampLift = (growth: number, horizon: number) => Math.exp((RAMP_SHARE * growth * (horizon + 1)) / 2);
 /** rampGrowth is the growth per day (a log, at most RAMP_MAX_GROWTH) `rampGoesOn` follows a share of; 0 where none. */
 function rampGrowth(level: readonly number[], noise: number): number {
   const n = level.length;

@@ -18,6 +18,15 @@ import {
 } from "../../provider/budget/model";
 import { checkPeriodStart } from "../../provider/check";
 
+/** The series `name` of a foreign split (it must be there). */
+function named(xs: readonly ForeignSeries[], name: string): ForeignSeries {
+  const s = xs.find((x) => x.name === name);
+  if (!s) throw new Error(`no series ${name} in the split`);
+  return s;
+}
+/** A foreign series replayed as the checker does (bench/evaluate.ts), every as-of day, summarized. */
+const everyDayOf = (s: ForeignSeries) => summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+
 const MONDAY = 20_402; // 2025-11-10
 
 /** ±2 % of deterministic noise on day `i`. */
@@ -222,8 +231,8 @@ describe("forecastModel per series (issue 20)", () => {
     // the excursions' free days, read as steps up and down that come back to one base; the level followed
     // the last one read. Replayed as the checker does (bench/evaluate.ts, every as-of day): the previous
     // model 0.95× run-rate, 0.92× the trailing mean, p80 59 %; this one 0.75×, 0.72×, p80 66.5 %
-    const s = foreign2Split("probe").find((x) => x.name === "ml-lab-gpu/6503")!;
-    const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+    const s = named(foreign2Split("probe"), "ml-lab-gpu/6503");
+    const m = everyDayOf(s);
     expect(m.ratio["run-rate"]).toBeLessThanOrEqual(0.8);
     expect(m.ratio["trailing-mean"]).toBeLessThanOrEqual(0.85);
     expect(m.coverageP80Pct).toBeGreaterThan(62);
@@ -1662,7 +1671,7 @@ describe("forecastModel on a jump after a history of steps that stayed (session 
   it("reads a fleet's jump 3–4 days old as the new level where its level's moves more often stayed than came back", () => {
     // foreign ml-training/7105 (bench/foreign.ts): six large servers, ±25–200 % every ~12 days; +200 % of
     // compute on 20 August 2026, read on the 24th and 25th with the 84 days and the month a check reads
-    const s = foreignSplit("tune").find((x) => x.name === "ml-training/7105")!;
+    const s = named(foreignSplit("tune"), "ml-training/7105");
     for (const [iso, prev] of [
       ["2026-08-24", 272],
       ["2026-08-25", 221],
@@ -1806,7 +1815,7 @@ describe("forecastModel on a fresh step that stands only on a charge day (sessio
   it("reads no step from licence seats of 30 % of a day on the last day, under the spike bound (tokyo-saas/8401)", () => {
     // foreign3 tokyo-saas/8401: licence seats on the 2nd (303 on a ~960 day; 233 in May, so not read as a
     // recurring charge), 2 July the last day: the previous model read a step ×1.08–1.10 from 30 June–2 July
-    const s = foreign3Split("tune").find((x) => x.name === "tokyo-saas/8401")!;
+    const s = named(foreign3Split("tune"), "tokyo-saas/8401");
     const end = dayOf("2026-07-31");
     for (const [iso, prev] of [
       ["2026-07-03", 1.085],
@@ -1866,7 +1875,7 @@ describe("forecastModel on a fresh step that stands only on a charge day (sessio
 
 describe("forecastModel on a young history that grows by steps (session 13: RUN_RATE_SLOPE)", () => {
   // foreign-tune migration-october/7109: a fleet moved in by steps of +45, +57 and +19 % in its first days
-  const s = foreignSplit("tune").find((x) => x.name === "migration-october/7109")!;
+  const s = named(foreignSplit("tune"), "migration-october/7109");
   const lastDay = Date.UTC(2026, 9, 31) / 86_400_000;
 
   it("covers the rest of its first month at p90 on most of its 6th–11th days (run-rate branch)", () => {
@@ -1910,14 +1919,14 @@ describe("forecastModel weighing its candidates after a step (session 13: MEMORY
   // foreign2 retail-migration/8105 (a migration read as steps, then quiet months) and foreign3 tokyo-saas/8301
   // (rollouts of 13–27 %): the backtests from before the last step judged the candidates on a level that is gone
   const cases = [
-    foreign2Split("tune").find((x) => x.name === "retail-migration/8105")!,
-    foreign3Split("tune").find((x) => x.name === "tokyo-saas/8301")!,
+    named(foreign2Split("tune"), "retail-migration/8105"),
+    named(foreign3Split("tune"), "tokyo-saas/8301"),
   ];
 
   it.each(cases.map((s) => [s.name, s] as const))(
     "%s: every day of the month, within 0.85× the trailing mean's median error",
     (_, s) => {
-      const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+      const m = everyDayOf(s);
       // (the model of session 12: 8105 0.85×, 8301 0.86×; this one 0.79×, 0.83×)
       expect(m.ratio["trailing-mean"]).toBeLessThanOrEqual(0.845);
     },
@@ -1952,8 +1961,8 @@ describe("forecastModel's weights on a level that wanders under bursts (session 
     // candidate's backtest error; the previous model weighed the candidates nearly equally (0.99× the trailing
     // mean's median |error| of the month total)
     // (replayed as the checker does, bench/evaluate.ts: the previous model 0.99×, this one 0.95×)
-    const s = foreign5Split("tune").find((x) => x.name === "media-streaming/8706")!;
-    const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+    const s = named(foreign5Split("tune"), "media-streaming/8706");
+    const m = everyDayOf(s);
     expect(m.ratio["trailing-mean"]).toBeLessThan(0.965);
   });
 
@@ -1965,8 +1974,8 @@ describe("forecastModel's weights on a level that wanders under bursts (session 
     // means (Σ day ÷ Σ factor, a delay's day as one day) under 0.8× the plain set's. Replayed as the checker
     // does (bench/evaluate.ts, every as-of day): the previous model 0.95× run-rate, 0.97× the trailing mean;
     // this one 0.80×, 0.82×
-    const s = foreign5Split("tune").find((x) => x.name === "ci-runners/8805")!;
-    const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+    const s = named(foreign5Split("tune"), "ci-runners/8805");
+    const m = everyDayOf(s);
     expect(m.ratio["trailing-mean"]).toBeLessThan(0.87);
     expect(m.ratio["run-rate"]).toBeLessThan(0.87);
   });
@@ -2247,7 +2256,7 @@ describe("forecastModel on a step whose first weekend falls deeper (session 15: 
     // until 9 June (the previous model: p50 +17.2 / +19.8 / +18.7 / +18.2 % on the month as of 2–5 June; this
     // one −0.7 / +1.6 / −9.6 / −7.9 %; as of 6–8 June, a weekend under way at the history's end, still +15–22 %:
     // the rule judges only runs that ended)
-    const s = foreign3Split("probe").find((x) => x.name === "tokyo-saas/6401")!;
+    const s = named(foreign3Split("probe"), "tokyo-saas/6401");
     const end = dayOf("2026-06-30");
     for (const [iso, within] of [
       ["2026-06-02", 0.03],
@@ -2354,8 +2363,8 @@ describe("forecastModel on a month-end charge whose invoice comes late, on the n
     // foreign2 probe: 12,868 of reserved capacity on each month's last day (2.5 months of its daily use), billed
     // late on 2 May, 1 June and 2 October. The previous model: 0.82× run-rate and 0.82× the trailing mean, bias
     // −36 % (June, July, October, November forecast without the month-end charge); this one 0.02×, 0.02×
-    const s = foreign2Split("probe").find((x) => x.name === "b2b-saas-reserved/6502")!;
-    const m = summarizeMonth(replaySeries(asCorpus(s), EVERY_DAY).month);
+    const s = named(foreign2Split("probe"), "b2b-saas-reserved/6502");
+    const m = everyDayOf(s);
     expect(m.ratio["run-rate"]).toBeLessThanOrEqual(0.8);
     expect(m.ratio["trailing-mean"]).toBeLessThanOrEqual(0.85);
   });
@@ -2366,7 +2375,7 @@ describe("forecastModel on a monthly item whose occurrence caught up late month-
     // foreign2 probe: reserved capacity of 38.68 on every 1st; 1 August also carries 29–31 July's use (67.27).
     // Read with that use the occurrence stood 66 over its day, the others 38–39 (under 0.6 of it): the item was
     // clipped as a spike every month after, p50 1.05–1.18× the truth on 2–20 October (now 0.94–0.99×)
-    const s = foreign2Split("probe").find((x) => x.name === "agency-holiday/6104")!;
+    const s = named(foreign2Split("probe"), "agency-holiday/6104");
     const end = Date.UTC(2026, 9, 31) / 86_400_000;
     for (const d of [2, 5, 9, 13, 20]) {
       const today = Date.UTC(2026, 9, d) / 86_400_000;
@@ -2385,7 +2394,7 @@ describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoe
   it("follows part of the growth of a young ramp read as one step (probe migration-october/6209, 10–14 November)", () => {
     // a fleet moving in by steps every 2–6 days since 19 October; the step reader reads one step ×3.1–3.7 on
     // 31 October and scales the regimes before it to the last, so the line sees no slope
-    const s = foreignSplit("probe").find((x) => x.name === "migration-october/6209")!;
+    const s = named(foreignSplit("probe"), "migration-october/6209");
     const end = Date.UTC(2026, 10, 30) / 86_400_000;
     for (let d = 10; d <= 14; d++) {
       const today = Date.UTC(2026, 10, d) / 86_400_000;
@@ -2461,7 +2470,7 @@ describe("forecastModel on an item of the 31st rolled to a 1st that also catches
   it("forecasts the rest of July within 2 % on berlin-agency-quiet/6402 as of 2–24 July", () => {
     // foreign3 probe: the previous model −8.7 … −20.4 % of the rest of July as of 2–23 July (−6.2 … −8.6 % of the
     // month's total); this one within 1 %
-    const s = foreign3Split("probe").find((x) => x.name === "berlin-agency-quiet/6402")!;
+    const s = named(foreign3Split("probe"), "berlin-agency-quiet/6402");
     const end = dayOf("2026-07-31");
     for (let d = 2; d <= 24; d++) {
       const today = dayOf(`2026-07-${String(d).padStart(2, "0")}`);
