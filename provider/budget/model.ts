@@ -685,9 +685,15 @@ function read(amounts: number[], firstDay: number): Reading {
     i = j;
   }
   if (pendingFrom === n && n > 0 && near0(n - 1)) pendingFrom = n - 1;
-  // the last days near 0, in a series whose near-0 days are mostly caught up: their charges are still to come
+  // the last days near 0, in a series whose near-0 days are mostly caught up — or, with under two delays
+  // caught up, where they bill under anything the series showed (`outageAtEnd`): their charges are still to come
   let pending = 0;
-  const catchShare = caught >= 2 ? caught / (caught + lost) : 0;
+  const catchShare =
+    caught >= 2
+      ? caught / (caught + lost)
+      : outageAtEnd(c, pendingFrom, (d) => !near0(d) && typical[weekdayOf(firstDay + d)]! >= IDLE_WEEKDAY)
+        ? (caught + 1) / (caught + lost + 2)
+        : 0;
   // (a day to come is held at least at its weekday's usual day — the median of its last 4 occurrences not near
   // 0: a weekday often delayed has a low typical amount, and the neighbours of the last days are the run's own
   // zeros; foreign4-tune data-team/8606, a weekend held to Monday read as a step ×0.59 on 16 March)
@@ -1485,6 +1491,31 @@ const DELAY_SIDE = 5;
 const MOVED_DAYS = 3;
 /** How many of a charge's occurrences must be on its own day for the others to be read as moved. */
 const MOVED_SEEN = 1;
+
+/**
+ * outageAtEnd says whether the history's last near-0 days (from `from`, at most MOVED_DAYS of them) are a
+ * billing outage still to be caught up rather than a level the series went to, where the history has too few
+ * delays caught up (under 2) to say how often its near-0 days are: each of them under OUTAGE_LOW of the least
+ * day the series billed otherwise (`usual` days: not near 0 themselves, not on an idle weekday). A pipeline
+ * that billed nothing, or only the volumes, for a day or three bills under anything the series showed; a GPU
+ * fleet back at its base after a burst, or a fleet shelved for the weekend, bills what it has billed before.
+ * Such days are then read as a delay to come with the share of near-0 days caught up counted with one of each
+ * kind more, (caught + 1) ÷ (caught + lost + 2): even odds where the history shows none — neither a level
+ * cut to a tenth on one day's evidence nor a whole catch-up forecast for a fleet that may have gone (foreign3
+ * chicago-fintech-arrears/6307, compute of 12–14 July missing, caught up on the 15th: read as steps ×0.52,
+ * ×0.23, ×0.10 and p50 −47 / −77 / −91 % of the rest of July; docs/FORECAST.md session 17, wt-fc72).
+ */
+function outageAtEnd(c: readonly number[], from: number, usual: (d: number) => boolean): boolean {
+  const n = c.length;
+  if (from >= n || n - from > MOVED_DAYS) return false;
+  let least = Number.POSITIVE_INFINITY;
+  for (let d = 0; d < from; d++) if (usual(d)) least = Math.min(least, c[d]!);
+  if (!Number.isFinite(least)) return false;
+  for (let k = from; k < n; k++) if (!(c[k]! < OUTAGE_LOW * least)) return false;
+  return true;
+}
+/** The last near-0 days are an outage ({@link outageAtEnd}) under this share of the least usual day. */
+const OUTAGE_LOW = 0.5;
 
 /** usualDay is day `i`'s expectation, or a usual day's when its weekday is idle (`typical` factor near 0). */
 function usualDay(expected: number[], typical: number[], firstDay: number, i: number): number {
