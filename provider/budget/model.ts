@@ -1037,7 +1037,8 @@ function read(amounts: number[], firstDay: number): Reading {
     const back = backBefore(
       des,
       from,
-      (i) => spiked.has(i) || lostDays.has(i) || (chargeDay(i) && chargeDay(i, 2)),
+      (i) => spiked.has(i) || (chargeDay(i) && chargeDay(i, 2)),
+      (i) => lostDays.has(i),
       stepNoise,
     );
     if (back !== undefined) {
@@ -1213,23 +1214,28 @@ function offLine(
 }
 /**
  * backBefore finds a fresh level's (`des` from `from` on, its days ÷ weekday factors) last usable day — not
- * idle, nor `skip`ped (clipped, lost, or a day of the month that stood as high one and two months before: a
- * charge's) — when it stands within BACK_NEAR `sigma`s (log; the series' step noise) of the level before it
- * (the median of the last 7 usable days before `from`, at least 3) and more than BACK_FAR from the median of
- * the usable fresh days before it (at least 1): its index (the fresh days a lull that ended).
+ * idle, nor `skip`ped (clipped, or a day of the month that stood as high one and two months before: a
+ * charge's), nor `lost` — when it stands within BACK_NEAR `sigma`s (log; the series' step noise) of the level
+ * before it (the median of the last 7 usable days before `from`, at least 3) and more than BACK_FAR from the
+ * median of the fresh days before it, lost ones included (at least 1): its index (the fresh days a lull that
+ * ended). A lost day — near 0, never caught up — is no day back nor the level before, but among the fresh
+ * days it is the lull itself: a public holiday on which a team with idle weekends bills as on a Sunday
+ * (foreign3 paris-research-midmonth/6106, 11 November at 11 of ~115 read as a step ×0.45 with 12 November
+ * back, −31 % on the month).
  */
 function backBefore(
   des: number[],
   from: number,
   skip: (i: number) => boolean,
+  lost: (i: number) => boolean,
   sigma: number,
 ): number | undefined {
-  const usable = (i: number) => des[i]! > 0 && !skip(i);
+  const usable = (i: number) => des[i]! > 0 && !skip(i) && !lost(i);
   let last = des.length - 1;
   while (last >= from && !usable(last)) last--;
   if (last < from) return undefined;
   const fresh: number[] = [];
-  for (let i = from; i < last; i++) if (usable(i)) fresh.push(Math.log(des[i]!));
+  for (let i = from; i < last; i++) if (des[i]! > 0 && !skip(i)) fresh.push(Math.log(des[i]!));
   const before: number[] = [];
   for (let i = from - 1; i >= 0 && before.length < 7; i--) if (usable(i)) before.push(Math.log(des[i]!));
   if (fresh.length < 1 || before.length < 3) return undefined;
@@ -1240,8 +1246,11 @@ function backBefore(
 /**
  * lullUnderWay says whether the last step (at `at`, log sizes `sizes`, on a history of `n` days whose weekday
  * factors are `f0`) is a lull still under way: a step down LULL_MIN..LULL_MAX days old whose days include at
- * least one of the series' low weekdays (factor under LULL_LOW) and at most LULL_WORKING others, on a series
- * whose earlier steps held none down by half its size or more.
+ * least one of the series' low weekdays (factor under LULL_LOW) and at most LULL_WORKING others, none under
+ * LULL_FLOOR of the series' quietest usual weekday, on a series whose earlier steps held none down by half its
+ * size or more. Where one of its usual weekdays bills no more than the quietest usual weekday does (LULL_LIKE ×
+ * that, the level before the step) — a holiday's mark — the floor is the series' idle weekday's and the earlier
+ * steps that came back ({@link cameBack}) are no steps that stayed.
  */
 function lullUnderWay(at: number[], sizes: number[], des: number[], f0: number[], firstDay: number): boolean {
   const n = des.length;
@@ -1251,25 +1260,55 @@ function lullUnderWay(at: number[], sizes: number[], des: number[], f0: number[]
   let low = 0;
   for (let i = from; i < n; i++) if (f0[weekdayOf(firstDay + i)]! < LULL_LOW) low++;
   if (low === 0 || n - from - low > LULL_WORKING) return false;
-  // (no day under LULL_FLOOR of the series' quietest usual weekday, idle ones aside: a holiday brings a working
-  // day down to about a weekend's, a season's end takes the weekend down too — foreign5 school-portal/8802, a
-  // school holiday from a Saturday at ×0.12)
   const before: number[] = [];
   for (let i = from - 1; i >= 0 && before.length < 7; i--) if (des[i]! > 0) before.push(des[i]!);
   if (before.length < 3) return false;
+  const level = median(before);
   let quiet = Number.POSITIVE_INFINITY;
   for (const f of f0) if (f >= IDLE_WEEKDAY) quiet = Math.min(quiet, f);
-  const floor = LULL_FLOOR * median(before) * quiet;
+  // (a usual weekday billed like the quietest one: a public holiday — the team idle, as on a weekend — and not
+  // a fleet cut by a share, which takes a working day down by that share only: foreign3 tokyo-saas/5501, 11 of
+  // 19 batch servers deleted on a Friday, the Friday at 0.80 of the level where the Saturday bills 0.67)
+  let holiday = false;
+  for (let i = from; i < n; i++) {
+    const f = f0[weekdayOf(firstDay + i)]!;
+    if (f >= LULL_LOW && des[i]! > 0 && des[i]! <= LULL_LIKE * quiet * level) holiday = true;
+  }
+  // (no day under LULL_FLOOR of the series' quietest usual weekday, idle ones aside: a holiday brings a working
+  // day down to about a weekend's, a season's end takes the weekend down too — foreign5 school-portal/8802, a
+  // school holiday from a Saturday at ×0.12; beside a holiday seen, of its idle weekday: the weekend day next
+  // to a local holiday, read in UTC, bills like an idle one — foreign3 sydney-mining/6305, 8 June, the Sunday
+  // at the Saturday's 120 of ~1,400)
+  const floor = LULL_FLOOR * level * (holiday ? Math.min(...f0) : quiet);
   for (let i = from; i < n; i++)
     if (des[i]! > 0 && des[i]! * f0[weekdayOf(firstDay + i)]! < floor) return false;
-  for (let j = 0; j < sizes.length - 1; j++) if (sizes[j]! <= s / 2) return false;
+  for (let j = 0; j < sizes.length - 1; j++)
+    if (sizes[j]! <= s / 2 && !(holiday && cameBack(at, sizes, j))) return false;
   return true;
+}
+/**
+ * cameBack says whether the step `j` (of `at`, log sizes `sizes`; the last one aside) was undone within LULL_BACK
+ * days by the next step, the other way by at least half its size: a lull (or a burst) read as two steps — a
+ * holiday, an outage caught up — that came back, not a level that moved and stayed (foreign3 tokyo-saas/6401, an
+ * outage of 2 April read ×0.57 then ×1.69 in a young history, which kept Golden Week read as a step, −32 %).
+ */
+function cameBack(at: number[], sizes: number[], j: number): boolean {
+  return (
+    j + 1 < sizes.length - 1 &&
+    at[j + 1]! - at[j]! <= LULL_BACK &&
+    sizes[j + 1]! * sizes[j]! < 0 &&
+    Math.abs(sizes[j + 1]!) >= Math.abs(sizes[j]!) / 2
+  );
 }
 const LULL_MIN = 2;
 const LULL_MAX = 4;
 const LULL_LOW = 0.8;
 const LULL_WORKING = 2;
 const LULL_FLOOR = 0.5;
+/** A usual weekday billed under this many times the quietest usual weekday's share of the level is a holiday's. */
+const LULL_LIKE = 1.1;
+/** An earlier step undone within this many days by the next one came back ({@link cameBack}). */
+const LULL_BACK = 7;
 /** A fresh level's last day within this many step-noise sigmas of the level before it is back ({@link backBefore}). */
 const BACK_NEAR = 2;
 /** …when it stands more than this many from the fresh days before it. */
