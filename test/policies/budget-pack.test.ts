@@ -6,8 +6,12 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../helpers/analyzer";
 import { app, dailySeries, type PackConfig, packHarness } from "./pack-harness";
 
-/** 30 days of 100.00 a day, then yesterday at `yesterday`, today partial. */
-const series = (yesterday: number) => dailySeries(30, (i) => (i === 1 ? yesterday : 100));
+/**
+ * 60 days of 100.00 a day, then yesterday at `yesterday`, today partial. (60, not 30: the model needs 8 backtests
+ * at the month-end horizon for normal confidence — with 30 days only the last ~9 days of a month have them, and
+ * the messages below gained a "low confidence" note on 7 December.)
+ */
+const series = (yesterday: number) => dailySeries(60, (i) => (i === 1 ? yesterday : 100));
 const h = packHarness([
   // Runway 10 days at 100/day; no spike.
   { id: 5001, products: { 1: { balance: 1000, bonuses: 0, daily: series(100) } } },
