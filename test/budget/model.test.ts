@@ -341,6 +341,29 @@ describe("forecastModel per series (issue 20)", () => {
     expect(f.remaining!.p50 / 20 / history[99]!).toBeGreaterThan(1);
   });
 
+  it("counts on the next step where one removal sits among five additions, not where it is the newest (session 18)", () => {
+    // 100 a day, steps every 12 days from day 14: five of +20–30 % and one of −15 % (a fleet that grows by
+    // additions and lost a customer once); the removal hid the trend (t 2.99 with it: the level, 1.011× the last
+    // day), left out the next step is counted on (1.058×). The removal as the newest step may be the turn: not
+    const run = (sizes: number[]) => {
+      const history = Array.from({ length: 84 }, (_, i) => {
+        const level = sizes.reduce((l, s, k) => (i >= 14 + 12 * k ? l * s : l), 100);
+        return level * jitter(i);
+      });
+      const f = forecastModel(history, MONDAY).forecast(0, MONDAY + 19);
+      return { f, ratio: f.remaining!.p50 / 20 / history[83]! };
+    };
+    const among = run([1.2, 0.85, 1.25, 1.2, 1.3, 1.2]);
+    expect(among.f.reasons.some((r) => r.kind === "step-trend")).toBe(true);
+    expect(among.ratio).toBeGreaterThan(1.04);
+    const newest = run([1.2, 1.25, 1.2, 1.3, 1.25, 0.85]);
+    expect(newest.f.reasons.some((r) => r.kind === "step-trend")).toBe(false);
+    expect(newest.ratio).toBeLessThan(1.02);
+    // a halving, larger than any addition: a change of scale, kept
+    const halved = run([1.2, 1.25, 0.5, 1.2, 1.25, 1.2]);
+    expect(halved.f.reasons.some((r) => r.kind === "step-trend")).toBe(false);
+  });
+
   it("spreads a delay's catch-up in a short history before the run-rate's clip, not the zero kept (session 11)", () => {
     // 9 days of 100 (± jitter), the 3rd billed with the 4th: the clip (median + 5 MAD) cut the catch-up to
     // 108 and kept the zero, so the previous model read 90.3 a day; the two days read as one delay: 99.7

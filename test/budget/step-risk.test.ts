@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ForecastReason, median, stepRisk } from "../../provider/budget/model";
+import { type ForecastReason, median, stepRisk, stepTrend } from "../../provider/budget/model";
 
 /** The session-13 stepRisk with steps read (a stable comparator sort of pairs, weights summed in its order). */
 function comparatorStepRisk(ratios: number[], sizes: number[], n: number, horizon: number) {
@@ -85,5 +85,71 @@ describe("median", () => {
     expect(Object.is(median([0, -0, 0]), 0)).toBe(true);
     expect(Object.is(median([0, -0, -0]), -0)).toBe(true);
     expect(median([])).toBe(0);
+  });
+});
+
+describe("stepTrend", () => {
+  /** Steps of `sizes` (oldest first) `gaps` days apart (12 unless told), and the day 10 days after the last. */
+  const read = (sizes: number[], gaps: number[] = []) => {
+    const steps: ForecastReason[] = [];
+    let day = 20_000;
+    for (const [i, ratio] of sizes.entries()) {
+      day += gaps[i] ?? 12;
+      steps.push({ kind: "step", day, ratio });
+    }
+    return stepTrend(steps, day + 10);
+  };
+
+  it("leaves out one removal among additions, the others' t read at most twice the gate (session 18)", () => {
+    // five additions of 20–30 % and one −15 %: with it the mean stands under 3 standard errors (no trend)
+    expect(read([1.2, 1.25, 1.2, 1.3, 1.2])?.share).toBeGreaterThan(0.9);
+    const t = read([1.2, 0.85, 1.25, 1.2, 1.3, 1.2]);
+    expect(t).toMatchObject({ steps: 6 });
+    expect(t!.share).toBe(0.75);
+    expect(t!.ratio).toBeGreaterThan(1.2);
+    // a removal the next step takes back only in part, 5 days later, is a level that moved: left out too
+    expect(read([1.2, 1.25, 0.85, 1.1, 1.3, 1.2], [12, 12, 12, 5, 12, 12])?.share).toBe(0.75);
+  });
+
+  it("keeps the removal where it may be the turn, a change of scale, a dip, or where the others begin", () => {
+    // the newest step; one larger than every addition; one taken back within a week (a dip read as two
+    // steps); the oldest (none of the others' way before it); and of fewer than 5 steps
+    expect(read([1.2, 1.25, 1.2, 1.3, 1.2, 0.85])).toBeUndefined();
+    expect(read([1.2, 0.6, 1.25, 1.2, 1.3, 1.2])).toBeUndefined();
+    expect(read([1.2, 1.25, 0.85, 1.2, 1.3, 1.2], [12, 12, 12, 5, 12, 12])).toBeUndefined();
+    expect(read([0.8, 1.2, 1.25, 1.15, 1.3, 1.2])).toBeUndefined();
+    expect(read([1.2, 0.85, 1.25, 1.3])).toBeUndefined();
+    // steps up and down alike: leaving one out leaves steps both ways
+    expect(read([1.2, 0.85, 1.2, 0.85, 1.2, 0.85])).toBeUndefined();
+  });
+
+  it("stays a share in (0, 1] with a finite count on hostile steps: zero, huge, negative, duplicate days", () => {
+    const ratio = fc.oneof(
+      fc.constantFrom(0, -1, 1, 1e-300, 1e300, Number.MAX_VALUE, 5e-324, 1.2, 0.8),
+      fc.double({ min: -10, max: 1e6, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(ratio, fc.integer({ min: 0, max: 30 })), { maxLength: 12 }),
+        fc.integer({ min: 0, max: 400 }),
+        (xs, ahead) => {
+          const steps: ForecastReason[] = [];
+          let day = 20_000;
+          for (const [ratio, gap] of xs) {
+            day += gap;
+            steps.push({ kind: "step", day, ratio });
+          }
+          const started = performance.now();
+          const t = stepTrend(steps, day + ahead);
+          expect(performance.now() - started).toBeLessThan(50);
+          if (t === undefined) return;
+          expect(t.share).toBeGreaterThan(0);
+          expect(t.share).toBeLessThanOrEqual(1);
+          expect(Number.isFinite(t.steps)).toBe(true);
+          expect(t.ratio).toBeGreaterThanOrEqual(0);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
