@@ -976,9 +976,10 @@ function read(amounts: number[], firstDay: number): Reading {
   // came back — more steps read, either way, of at least half its size than excursions seen, either way, that
   // lasted as long as it has — is a step more likely than not: its days are the level's, and the step is read
   // as soon as the search can; a fleet stepping ±25–200 % every ~12 days, whose jump held back for its first
-  // four days as a burst ending: `stayedMoreOften`)
+  // four days as a burst ending: `stayedMoreOften`); so is a low one that fell again within itself, a staircase
+  // of cuts, not a lull (`stairsIn`; docs/FORECAST.md session 18)
   const on = exc.ongoing;
-  if (on && stayedMoreOften(on, cps, size, n)) {
+  if (on && (stayedMoreOften(on, cps, size, n) || on.stairs)) {
     for (let i = on.from; i < n; i++) {
       clipped[i] = clipped[i]! * Math.exp(on.size);
       des[i] = des[i]! * Math.exp(on.size);
@@ -2547,6 +2548,8 @@ interface Ongoing {
   size: number;
   seen: number;
   longest: number;
+  /** A low run whose later days fell again under its earlier ones ({@link stairsIn}): two cuts, not a lull. */
+  stairs: boolean;
 }
 /**
  * offJustBefore says whether the run `from`..`end` (logs `y`) stands off the EXC_SIDE free days just before
@@ -2578,6 +2581,31 @@ function offJustBefore(
   return k === 0 || (run / k - sum / m - half) * dir >= 0;
 }
 
+/**
+ * stairsIn says whether the run `from`..`end` (logs `y`, NaN where unusable) went further the way `dir` within
+ * itself: some split into two parts of at least 2 usable days each whose later part stands off the earlier by
+ * T_STEP standard errors of the series' noise `sigma` and STEP_MIN, the same way as the run. A lull leaves a
+ * level and comes back to it, flat or easing back; a fleet cut by a share and then by another is a staircase of
+ * steps, the level moving twice in one direction (foreign ml-training/6105, −45 % on 5 November and −22 % on
+ * the 9th read as one 12-day lull and lifted ×1.94 back to the level before, p50 +21 … +33 %). Asked of low
+ * runs only: a burst of GPU jobs ramps up within itself and still ends (foreign2 ml-lab-gpu/6503 and 6303, high
+ * runs read so as steps: p50 +112 … +181 % on the days they ended).
+ */
+function stairsIn(y: Float64Array, from: number, end: number, dir: number, sigma: number): boolean {
+  const ok: number[] = [];
+  for (let i = from; i < end; i++) if (Number.isFinite(y[i]!)) ok.push(y[i]!);
+  const m = ok.length;
+  if (m < 4) return false;
+  const total = ok.reduce((a, b) => a + b, 0);
+  let head = 0;
+  for (let k = 1; k < m - 1; k++) {
+    head += ok[k - 1]!;
+    if (k < 2) continue;
+    const d = (total - head) / (m - k) - head / k;
+    if (d * dir >= STEP_MIN && Math.abs(d) > T_STEP * sigma * Math.sqrt(1 / k + 1 / (m - k))) return true;
+  }
+  return false;
+}
 /**
  * stayedMoreOften says whether an excursion under way (`on`, on a history of `n` days) is more likely a step:
  * at least ONGOING_AGE days old, and more of the steps read (at `at`, log sizes `sizes`) at least half its size
@@ -2793,6 +2821,7 @@ function excursionsOf(
       size: s,
       seen: found.filter(([p, q]) => q - p >= age).length,
       longest: Math.max(...found.map(([p, q]) => q - p)),
+      stairs: dir < 0 && stairsIn(y, from, n, dir, sigma),
     };
   }
   return { days, mass, ongoing };
