@@ -147,7 +147,7 @@ describe("examples/ci, run as written", () => {
     const config = JSON.parse(readFileSync(join(repo, "policy-config.json"), "utf8"));
     // the thresholds of costgate.yaml, the project left to COSTGATE_PROJECT_ID
     expect(config["min-balance"]).toEqual({ enforcementLevel: "mandatory", minBalance: 5000 });
-    expect(config["monthly-budget"]).toMatchObject({ enforcementLevel: "mandatory", monthlyBudget: 60000 });
+    expect(config["monthly-budget"]).toMatchObject({ enforcementLevel: "mandatory", monthlyBudget: 90000 });
     expect(config["monthly-budget"].rateCard.flavors["m1.large"]).toBe(3.6);
     expect(summary).toMatch(/### ✅ costgate check: project 4242 — PASS/);
     expect(summary).toMatch(/### ✅ costgate: Project 4242 \(openstack\) — PASS/);

@@ -57,6 +57,7 @@ const OTHER_TOOLS: Record<string, RegExp> = {
   "--liftoff-only": /V8|the launcher from setting/,
   "--server": /`pulumi plugin install resource costgate/,
   "--language": /`pulumi package gen-sdk/,
+  "--days": /`node scripts\/calendar\.js --days/,
 };
 
 function costgateFlags(): Set<string> {
