@@ -56,13 +56,13 @@ function parseArgs(argv) {
     if (a === "--days" && v) o.days = v.split(",").filter(Boolean);
     else if (a === "--time" && v) o.time = v;
     else if (a === "--logs" && v) o.logs = path.resolve(v);
-    else usage(`unknown or incomplete argument ${a}`);
+    else usage(`unknown or incomplete argument ${JSON.stringify(a)}`);
     i++;
   }
-  if (!/^\d{2}:\d{2}$/.test(o.time)) usage(`--time ${o.time}: give HH:MM (UTC)`);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(o.time)) usage(`--time ${JSON.stringify(o.time)}: give HH:MM (UTC)`);
   for (const d of o.days) {
     if (d !== "today" && (!DAY_RE.test(d) || Number.isNaN(Date.parse(`${d}T${o.time}:00Z`)))) {
-      usage(`${d}: give a day as YYYY-MM-DD or today`);
+      usage(`--days ${JSON.stringify(d)}: give a day as YYYY-MM-DD or today`);
     }
   }
   if (o.vitest.length === 0) o.vitest = DEFAULT_TESTS;
