@@ -2448,7 +2448,8 @@ function weighedT(logs: number[], w: number[]): { mu: number; t: number } {
  * - larger than every other step: a cut beyond any addition is a change of scale, not one customer of many
  *   (ml-training, ×0.44 among ×1.25–1.77, after which the fleet held its level);
  * - undone within LULL_BACK days by the next step, back at or past its level before: a dip (an outage, a
- *   holiday) read as two steps, whose way back is no growth (startup-july, ×0.50 then ×2.4 five days later).
+ *   holiday) or a burst read as two steps, whose way back is no growth or decline (startup-july, ×0.50 then ×2.4
+ *   five days later).
  */
 function contraryStep(steps: { day: number; ratio: number }[], logs: number[], mu: number): number {
   if (logs.length < CONTRARY_MIN) return -1;
@@ -2458,8 +2459,9 @@ function contraryStep(steps: { day: number; ratio: number }[], logs: number[], m
   if (far <= 0 || far === logs.length - 1) return -1;
   const largest = Math.max(...logs.filter((_, i) => i !== far).map(Math.abs));
   if (!(Math.abs(logs[far]!) <= largest)) return -1;
-  const next = steps[far + 1]!;
-  if (next.day - steps[far]!.day <= LULL_BACK && next.ratio * steps[far]!.ratio >= 1) return -1;
+  // undone: the next step goes back at least as far the other way (either way: a dip or a burst)
+  const undone = (logs[far]! + logs[far + 1]!) * logs[far]! <= 0;
+  if (steps[far + 1]!.day - steps[far]!.day <= LULL_BACK && undone) return -1;
   return far;
 }
 /** The fewest steps read of which `stepTrend` leaves one contrary step out (`contraryStep`). */

@@ -119,6 +119,12 @@ describe("stepTrend", () => {
     expect(read([1.2, 1.25, 0.85, 1.2, 1.3, 1.2], [12, 12, 12, 5, 12, 12])).toBeUndefined();
     expect(read([0.8, 1.2, 1.25, 1.15, 1.3, 1.2])).toBeUndefined();
     expect(read([1.2, 0.85, 1.25, 1.3])).toBeUndefined();
+    // the same on a shrinking fleet: one addition among removals is left out, unless a removal takes it back
+    // within a week (a burst read as two steps)
+    const down = read([0.8, 0.75, 1.2, 0.9, 0.7, 0.8]);
+    expect(down!.share).toBeGreaterThan(0.5);
+    expect(down!.ratio).toBeLessThan(0.85);
+    expect(read([0.8, 0.75, 1.2, 0.8, 0.7, 0.8], [12, 12, 12, 5, 12, 12])).toBeUndefined();
     // steps up and down alike: leaving one out leaves steps both ways
     expect(read([1.2, 0.85, 1.2, 0.85, 1.2, 0.85])).toBeUndefined();
   });
