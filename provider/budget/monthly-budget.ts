@@ -59,8 +59,8 @@ export const monthlyBudgetRule: BudgetRule = {
       return {
         status: within(f.monthToDate),
         message:
-          `${who} spent ${formatMoney(f.monthToDate)} this month; with ${plural(ctx.model.historyDays, "full day")} ` +
-          `of charges there is no forecast yet (3 are needed), so only the month to date is checked against ` +
+          `${who} spent ${formatMoney(f.monthToDate)} this month; ${chargedDays(ctx.model.historyDays)} ` +
+          `there is no forecast yet (3 are needed), so only the month to date is checked against ` +
           `the monthly budget of ${formatMoney(budget)}.`,
         figures: {
           ...base,
@@ -105,3 +105,8 @@ export const monthlyBudgetRule: BudgetRule = {
     };
   },
 };
+
+/** chargedDays says how many full days of charges the forecast had: none reads as none, not "0 full days". */
+function chargedDays(days: number): string {
+  return days === 0 ? "with no day of charges" : `with ${plural(days, "full day")} of charges`;
+}

@@ -183,6 +183,16 @@ describe("monthly-budget on the forecast model (the default)", () => {
     );
   });
 
+  it("says no day was charged yet when every day billed zero, not '0 full days'", () => {
+    const f = finding("monthly-budget", happy({ consumption: daysBefore("2026-11-21", Array(84).fill(0)) }), {
+      monthlyBudget: 900,
+    });
+    expect(f.status).toBe("pass");
+    expect(f.message).toBe(
+      "Project 4242 spent 0.00 this month; with no day of charges there is no forecast yet (3 are needed), so only the month to date is checked against the monthly budget of 900.00.",
+    );
+  });
+
   it("marks a run-rate over under 2 weeks as low confidence", () => {
     const f = finding(
       "monthly-budget",
