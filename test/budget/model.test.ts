@@ -1050,10 +1050,12 @@ describe("forecastModel per series (issue 20)", () => {
     // a step of its size is likely in 30 days (1 − e^(−30/24)): p80 and p90 carry one (the previous model +1 %)
     expect(s.remaining!.p80).toBeGreaterThan(1.2 * s.remaining!.p50);
     expect(s.remaining!.p90).toBeGreaterThanOrEqual(s.remaining!.p80);
-    // the same days without the step: narrow, as before
+    // the same days without the step: narrow at p80, as before; p90 at the age floor only (session 19, `youngAge`:
+    // p50 × (1 + 30 ÷ 54), a project 24 days old 30 days ahead)
     const calm = Array.from({ length: 24 }, (_, i) => 120 * jitter(i));
     const c = forecastModel(calm, MONDAY).forecast(0, MONDAY + 29);
-    expect(c.remaining!.p90).toBeLessThan(1.03 * c.remaining!.p50);
+    expect(c.remaining!.p80).toBeLessThan(1.03 * c.remaining!.p50);
+    expect(c.remaining!.p90 / c.remaining!.p50).toBeCloseTo(1 + 30 / 54, 2);
     // 10 days of a noisy growth (±20 %): p50 follows the share of the slope that stands out, p80/p90 the rest
     // of its rise (the previous model +4 %)
     const noisy = (i: number) => 1 + (((i * 53) % 17) - 8) / 40;
@@ -1604,11 +1606,14 @@ describe("forecastModel on a young series whose level moved in its first weeks (
     }
   });
 
-  it("keeps a young series that held its level narrow, p50 where it was", () => {
+  it("keeps a young series that held its level narrow at p80, p50 where it was, p90 at its age's floor only", () => {
+    // (session 12 kept p90 under 1.03× p50 here; session 19's `youngAge` floor is what a project 30 days old moves
+    // over the horizon, whatever its own days did: p90 1 + h ÷ (30 + h), h the days ahead)
     for (const ahead of [9, 19, 27]) {
       const f = forecastModel(calm, MONDAY).forecast(0, MONDAY + ahead);
       expect(f.remaining!.p50).toBeCloseTo(100 * (ahead + 1), -1);
-      expect(f.remaining!.p90).toBeLessThan(1.03 * f.remaining!.p50);
+      expect(f.remaining!.p80).toBeLessThan(1.03 * f.remaining!.p50);
+      expect(f.remaining!.p90 / f.remaining!.p50).toBeCloseTo(1 + (ahead + 1) / (30 + ahead + 1), 2);
     }
   });
 
@@ -1915,7 +1920,7 @@ describe("forecastModel on a young history that grows by steps (session 13: RUN_
     expect(covered).toBeGreaterThanOrEqual(4);
   });
 
-  it("leaves a short history without a growth standing out of its noise as narrow as before (property)", () => {
+  it("leaves a short history without a growth standing out of its noise as narrow as before at p80 (property)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 3, max: 13 }),
@@ -1929,8 +1934,10 @@ describe("forecastModel on a young history that grows by steps (session 13: RUN_
           expect(Number.isFinite(r.p90)).toBe(true);
           expect(r.p50).toBeLessThanOrEqual(r.p80);
           expect(r.p80).toBeLessThanOrEqual(r.p90);
-          // ±2 % noise over `horizon` days: p90 within 10 % of p50
-          expect(r.p90).toBeLessThanOrEqual(r.p50 * 1.1 + 1e-9);
+          // ±2 % noise over `horizon` days: p80 within 10 % of p50, p90 within 10 % of its age's floor (session 19:
+          // `youngAge`, p50 × (1 + the share of the life to the horizon's end still to come), the floor itself)
+          expect(r.p80).toBeLessThanOrEqual(r.p50 * 1.1 + 1e-9);
+          expect(r.p90).toBeLessThanOrEqual(r.p50 * (1 + horizon / (n + horizon)) * 1.1 + 1e-9);
         },
       ),
       { numRuns: 200 },
@@ -2596,6 +2603,72 @@ describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoe
           expect(performance.now() - t0).toBeLessThan(50);
           expect(lift).toBeGreaterThanOrEqual(1);
           expect(lift).toBeLessThanOrEqual(Math.exp((0.5 * 0.05 * (horizon + 1)) / 2) + 1e-12);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("forecastModel on a project still young for its horizon (session 19: youngAge)", () => {
+  /** `n` days at 100 a day (± `jitter`): a young project that held its level so far. */
+  const held = (n: number) => Array.from({ length: n }, (_, i) => 100 * jitter(i));
+
+  it("widens a young history's p90 by the share of its life still to come, the younger the wider, p50 as it was", () => {
+    // a fleet 5, 10, 20 or 30 days old, 27 days ahead: the previous model's p90 was 1.00–1.06× p50 on all four
+    // (the days' own spread, independent days), where the foreign sets' young series needed 1.7–1.9× at p90
+    // (probe, every day: their p80/p90 covered 60/62 % under 14 days, 70/74 % without backtests)
+    let last = Number.POSITIVE_INFINITY;
+    for (const n of [5, 10, 20, 30]) {
+      const f = forecastModel(held(n), MONDAY).forecast(0, MONDAY + 27);
+      const g = 28 / (n + 28);
+      expect(f.backtests).toBe(0);
+      expect(f.remaining!.p50).toBeCloseTo(2800, -2);
+      expect(f.remaining!.p80).toBeLessThan(1.1 * f.remaining!.p50);
+      expect(f.remaining!.p90).toBeGreaterThanOrEqual((1 + g) * f.remaining!.p50 * (1 - 1e-9));
+      // and no wider than that floor where nothing else in its days widens it
+      expect(f.remaining!.p90).toBeLessThan((1 + g) * f.remaining!.p50 * 1.01);
+      expect(f.remaining!.p90 / f.remaining!.p50).toBeLessThan(last);
+      last = f.remaining!.p90 / f.remaining!.p50;
+    }
+  });
+
+  it("leaves a month's last day and a history with backtests to their own spread", () => {
+    // a day ahead of 30 days seen: 1 ÷ 31 of its life to come, p90 under 1.04× p50
+    const f = forecastModel(held(30), MONDAY).forecast(0, MONDAY);
+    expect(f.remaining!.p90).toBeLessThan(1.04 * f.remaining!.p50);
+    // 84 days of the same level: backtests give the intervals, the floor is not asked
+    const long = forecastModel(held(84), MONDAY).forecast(0, MONDAY + 27);
+    expect(long.backtests).toBeGreaterThanOrEqual(8);
+    expect(long.remaining!.p90).toBeLessThan(1.1 * long.remaining!.p50);
+  });
+
+  it("covers ml-batch/8807's young months at p90 over every as-of day (foreign5 tune)", {
+    timeout: 30_000,
+  }, () => {
+    // GPU jobs through an autoscaler from June 2026: its first weeks' forecasts had p90 1.0–1.1× p50 and the jobs
+    // that came after them were not covered. Replayed as the checker does (bench/evaluate.ts, every as-of day):
+    // the previous model p90 75.6 %, this one 85.5 %
+    const m = everyDayOf(named(foreign5Split("tune"), "ml-batch/8807"));
+    expect(m.coverageP90Pct).toBeGreaterThanOrEqual(82);
+  });
+
+  it("keeps any young history's quantiles finite, ordered, p90 over the floor and quick, at any scale (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1e12, noNaN: true })), {
+          minLength: 3,
+          maxLength: 13,
+        }),
+        fc.integer({ min: 0, max: 60 }),
+        (h, ahead) => {
+          const f = soundForecast(h, ahead);
+          const r = f.remaining!;
+          // (the run-rate path: no charges of the month, the floor on the whole of the rest; denormal days aside)
+          if (r.p50 > 1e-200)
+            expect(r.p90).toBeGreaterThanOrEqual(
+              (1 + (ahead + 1) / (h.length + ahead + 1)) * r.p50 * (1 - 1e-9),
+            );
         },
       ),
       { numRuns: 300 },
