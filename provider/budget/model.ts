@@ -2060,7 +2060,7 @@ export function forecastModel(amounts: number[], today: number): ForecastModel {
       // 0.78 → 0.73×; the undamped line carries the trend instead)
       // — except by the steps still to come where the history's steps go one way: p50 is then moved to the
       // mixture's median by the share their direction stands out (a fleet that keeps growing grows on)
-      const trend = stepTrend(rd.reasons, today);
+      const trend = stepTrend(rd.reasons, today, rd.level);
       const p50 = trend && q50 > 0 ? 1 + trend.share * (risky(0.5) / q50 - 1) : 1;
       if (trend && Math.abs(p50 - 1) >= 0.005)
         reasons.push({ kind: "step-trend", steps: trend.steps, ratio: trend.ratio });
@@ -2414,11 +2414,14 @@ const STEP_AT = [0.25, 0.5, 0.75] as const;
  * staircase whose steps lie far apart in age count as fewer steps than as many recent ones. Tune splits
  * (foreign-tune, every day of the month): 10 → 6 of 30 series missing a bound unweighed, 6 → 5 weighed.
  * Of 5 steps or more, one against the others' direction that a staircase could have made (`contraryStep`) is
- * left out where the others stand out more without it, their t read at most CONTRARY_T.
+ * left out where the others stand out more without it, their t read at most CONTRARY_T. The share is scaled by
+ * the chance the staircase still runs (`stillStepping`, from `level`, the days up to yesterday): a fleet that
+ * stepped several times and has since stayed quiet longer than its usual spacing may have stopped growing.
  */
 export function stepTrend(
   reasons: ForecastReason[],
   today: number,
+  level: readonly number[] = [],
 ): { share: number; steps: number; ratio: number } | undefined {
   const steps = lastSteps(reasons);
   if (changesOf(steps) < 2) return undefined;
@@ -2440,7 +2443,71 @@ export function stepTrend(
     if (capped > t) ({ mu, t } = { mu: others.mu, t: capped });
   }
   if (!(t > SLOPE_T)) return undefined;
-  return { share: 1 - (SLOPE_T * SLOPE_T) / (t * t), steps: steps.length, ratio: Math.exp(mu) };
+  // (a staircase quiet for many of its gaps: a chance that underflows to 0 is no trend)
+  const share = (1 - (SLOPE_T * SLOPE_T) / (t * t)) * stillStepping(steps, today, level, mu);
+  if (!(share > 0)) return undefined;
+  return { share, steps: steps.length, ratio: Math.exp(mu) };
+}
+/**
+ * stillStepping is the chance a staircase (`steps` read, oldest first, their weighed mean log `mu`) still runs
+ * `today`, read as a renewal: its changes (`changeDays`) came a mean gap apart, and while the days since the last
+ * step are no more than that gap nothing says it stopped (1); past it, each further gap without a step is a
+ * factor e^(−1) — a team that added servers every two weeks and has added none for six has likely finished
+ * moving in (a training fleet grown to its size, a migration done). Unless the level since the step (`level`, up
+ * to yesterday; its days from the third after the step, at least STILL_MIN_DAYS of them) still drifts the
+ * staircase's way, its slope over STILL_T standard errors: a growth by steps too small for the noise test to read
+ * goes on between the ones it reads (saas-growing, tune: quiet 30–47 days after steps ×1.2–1.3 every 15, then
+ * the next step). Probe/tune figures: docs/FORECAST.md, session 19 (wt-fc79).
+ */
+function stillStepping(
+  steps: readonly { day: number; ratio: number }[],
+  today: number,
+  level: readonly number[],
+  mu: number,
+): number {
+  const days = changeDays(steps);
+  if (days.length < 2) return 1;
+  const gap = (days[days.length - 1]! - days[0]!) / (days.length - 1);
+  const quiet = today - steps[steps.length - 1]!.day;
+  if (!(gap > 0) || !(quiet > gap)) return 1;
+  const drift = quiet - 2 >= STILL_MIN_DAYS ? slopeOf(level.slice(-(quiet - 2))) : undefined;
+  if (drift && drift.slope * Math.sign(mu) > STILL_T * drift.se) return 1;
+  return Math.exp(-(quiet - gap) / gap);
+}
+/**
+ * How many standard errors the level's drift since the last step must stand the staircase's way (`stillStepping`).
+ * Probe / tune splits (every day, series missing a bound; main 53 / 16): 0 or 0.25 54 / 16, 0.5 52 / 15, 1 52 / 16,
+ * no drift read 51 / 19 (saas-growing/7106, 7206, 7306); the decay from 0.75 or 1.5 gaps in place of 1, 53 / 15 and
+ * 54 / 15 (an offline replay: p50 is linear in the share).
+ */
+const STILL_T = 0.5;
+/** The fewest days after a step (from its third) whose drift `stillStepping` reads. */
+const STILL_MIN_DAYS = 7;
+/**
+ * slopeOf is the least-squares slope (per day) of the log of `days` (those above 0, at their place) and its
+ * standard error, or undefined under STILL_MIN_DAYS of them.
+ */
+function slopeOf(days: readonly number[]): { slope: number; se: number } | undefined {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [i, v] of days.entries())
+    if (v > 0 && Number.isFinite(v)) {
+      xs.push(i);
+      ys.push(Math.log(v));
+    }
+  const m = xs.length;
+  if (m < STILL_MIN_DAYS) return undefined;
+  const xm = xs.reduce((a, b) => a + b, 0) / m;
+  const ym = ys.reduce((a, b) => a + b, 0) / m;
+  let sxx = 0;
+  let sxy = 0;
+  for (const [j, x] of xs.entries()) {
+    sxx += (x - xm) ** 2;
+    sxy += (x - xm) * (ys[j]! - ym);
+  }
+  const slope = sxy / sxx;
+  const rss = ys.reduce((a, y, j) => a + (y - ym - slope * (xs[j]! - xm)) ** 2, 0);
+  return { slope, se: Math.sqrt(rss / (m - 2) / sxx) };
 }
 /**
  * The most t the steps without their one contrary step are read at in `stepTrend`: twice SLOPE_T (a share of 3 ÷ 4
@@ -2501,13 +2568,17 @@ const CONTRARY_MIN = 5;
  * server a day) is read as splits 3–5 days apart, each side needing 3 days; it is one change, not a staircase
  * whose next step is to come.
  */
-function changesOf(steps: { day: number; ratio: number }[]): number {
-  let changes = 0;
+function changesOf(steps: readonly { day: number; ratio: number }[]): number {
+  return changeDays(steps).length;
+}
+/** changeDays is the first day of each change behind the steps read (oldest first; `changesOf`). */
+function changeDays(steps: readonly { day: number; ratio: number }[]): number[] {
+  const days: number[] = [];
   for (const [j, s] of steps.entries()) {
     const before = steps[j - 1];
-    if (!before || s.day - before.day > RAMP_DAYS || s.ratio > 1 !== before.ratio > 1) changes++;
+    if (!before || s.day - before.day > RAMP_DAYS || s.ratio > 1 !== before.ratio > 1) days.push(s.day);
   }
-  return changes;
+  return days;
 }
 /**
  * Steps one way at most this many days apart are one change (`changesOf`). Tune splits (session 11, every day /

@@ -129,6 +129,53 @@ describe("stepTrend", () => {
     expect(read([1.2, 0.85, 1.2, 0.85, 1.2, 0.85])).toBeUndefined();
   });
 
+  it("counts less on a staircase quiet for longer than its usual spacing, unless its level still climbs (session 19)", () => {
+    // five additions 12 days apart: 10 days after the last, the trend is followed whole; 36 days after (two gaps
+    // past the usual one) with the level flat since, by e^(−2) of it; with the level still climbing since (small
+    // steps the noise test does not read), whole again
+    const steps: ForecastReason[] = [1.2, 1.25, 1.2, 1.3, 1.2].map(
+      (ratio, i) => ({ kind: "step", day: 20_012 + 12 * i, ratio }) as ForecastReason,
+    );
+    const last = 20_012 + 48;
+    const flat = Array.from({ length: 84 }, (_, i) => 100 * (1 + 0.03 * Math.sin(i * 1.7)));
+    const climbs = flat.map((v, i) => v * Math.exp(0.004 * i));
+    const soon = stepTrend(steps, last + 10, flat)!;
+    expect(soon.share).toBeGreaterThan(0.9);
+    expect(stepTrend(steps, last + 36, flat)!.share).toBeCloseTo(soon.share * Math.exp(-2), 6);
+    expect(stepTrend(steps, last + 36, climbs)!.share).toBe(soon.share);
+    // a level that falls since (against the staircase) says it stopped as much as a flat one
+    const falls = flat.map((v, i) => v * Math.exp(-0.004 * i));
+    expect(stepTrend(steps, last + 36, falls)!.share).toBeCloseTo(soon.share * Math.exp(-2), 6);
+    // a shrinking staircase: its level still falling keeps it, a flat level does not
+    const down: ForecastReason[] = steps.map(
+      (s) => ({ ...s, ratio: 1 / (s as { ratio: number }).ratio }) as ForecastReason,
+    );
+    expect(stepTrend(down, last + 36, falls)!.share).toBe(stepTrend(down, last + 10, flat)!.share);
+    expect(stepTrend(down, last + 36, flat)!.share).toBeLessThan(0.2);
+  });
+
+  it("reads the level's drift as a share in [0, 1] on hostile days: zero, huge, negative, tiny, fast", () => {
+    const day = fc.oneof(
+      fc.constantFrom(0, -1, 1e-300, 1e300, Number.MAX_VALUE, 5e-324, 100),
+      fc.double({ min: -10, max: 1e6, noNaN: true }),
+    );
+    const steps: ForecastReason[] = [1.2, 1.25, 1.2, 1.3, 1.2].map(
+      (ratio, i) => ({ kind: "step", day: 20_012 + 7 * i + (i > 0 ? 5 * i : 0), ratio }) as ForecastReason,
+    );
+    fc.assert(
+      fc.property(fc.array(day, { maxLength: 400 }), fc.integer({ min: 0, max: 2000 }), (level, ahead) => {
+        const started = performance.now();
+        const t = stepTrend(steps, 20_060 + ahead, level);
+        expect(performance.now() - started).toBeLessThan(50);
+        if (t === undefined) return;
+        expect(t.share).toBeGreaterThan(0);
+        expect(t.share).toBeLessThanOrEqual(1);
+        expect(Number.isFinite(t.ratio)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("stays a share in (0, 1] with a finite count on hostile steps: zero, huge, negative, duplicate days", () => {
     const ratio = fc.oneof(
       fc.constantFrom(0, -1, 1, 1e-300, 1e300, Number.MAX_VALUE, 5e-324, 1.2, 0.8),
