@@ -316,48 +316,6 @@ interface Reading {
   ongoing?: { excess: number; days: number };
 }
 
-/** A weekday's two factors disagree when they differ by over this many standard errors of its ratios' median. */
-const LEVEL_FREE_T = 4;
-/** The ratios a weekday needs for its level-free factor. */
-const LEVEL_FREE_SEEN = 3;
-
-/**
- * levelFree replaces, in place, the weekday factors `f0` (each weekday's median ÷ all days' median over the
- * last 8 weeks) by level-free ones (each weekday's median ratio to its centred week's median, normalised to a
- * median weekday of 1) for the weekdays where the two disagree by more than LEVEL_FREE_T standard errors of
- * that weekday's own ratios. A bill whose level changed inside the 8 weeks (a migration cut, a new workload)
- * mixes two levels in each weekday's median, so a weekday with more of its days on the higher side reads
- * high; its ratios to its own week do not. Where the level held, the two agree within their noise and the
- * factors stay as they were.
- */
-function levelFree(amounts: number[], firstDay: number, f0: number[]): void {
-  const n = amounts.length;
-  const from = Math.max(0, n - 56);
-  const ratios: number[][] = Array.from({ length: 7 }, () => []);
-  const week: number[] = [];
-  for (let i = from; i < n; i++) {
-    week.length = 0;
-    for (let j = Math.max(0, i - 3); j <= Math.min(n - 1, i + 3); j++) week.push(amounts[j]!);
-    if (week.length < 5) continue;
-    const m = median(week);
-    if (m > 0) ratios[weekdayOf(firstDay + i)]!.push(amounts[i]! / m);
-  }
-  if (ratios.some((r) => r.length < LEVEL_FREE_SEEN)) return;
-  const raw = ratios.map((r) => median(r));
-  const norm = median(raw);
-  if (!(norm > 0)) return;
-  for (let w = 0; w < 7; w++) {
-    const r = ratios[w]!;
-    const m = raw[w]!;
-    if (!(m > 0)) continue;
-    // the standard error of a median: 1.2533 × the robust spread ÷ √count, relative to the median
-    const spread = (1.4826 * median(r.map((v) => Math.abs(v - m)))) / m;
-    const se = Math.max(0.01, (1.2533 * spread) / Math.sqrt(r.length));
-    const free = Math.max(m / norm, 0.01);
-    if (Math.abs(Math.log(f0[w]! / free)) > LEVEL_FREE_T * se) f0[w] = free;
-  }
-}
-
 /**
  * Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise
  * (the robust spread of each day's ratio to its own expectation, days expecting nothing left out).
@@ -377,7 +335,6 @@ export function localExpectation(
       const vs = recent.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
-  if (all > 0) levelFree(amounts, firstDay, f0);
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
   // each day's neighbours go into one scratch array, sorted by insertion (`sortedSmall`): the same median as
   // median(near), without two arrays a day
