@@ -606,6 +606,22 @@ function read(amounts: number[], firstDay: number): Reading {
   const movedTo = new Map<number, number>();
   /** The last day that may be delayed to `t`: the day before it, or — past a 1st billed on its own day — the one before that. */
   const lastDelayedBefore = (t: number) => (movedTo.get(t - 1) === t ? t - 1 : t - 2);
+  /**
+   * settleDelay reads the days delayed to catch-up `t` as a delay: each gets its expected amount, out of `t`'s
+   * charge; returns the first of them (`t` when there are none).
+   */
+  const settleDelay = (t: number): number => {
+    let from = t;
+    for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
+      c[t] = c[t]! - (expected[d]! - c[d]!);
+      c[d] = expected[d]!;
+      lostDays.delete(d);
+      delayDays.add(d);
+      movedTo.delete(d);
+      from = d;
+    }
+    return from;
+  };
   /** Near-0 days of a run ending on a month's last day, caught up (with more) on the next 1st or 2nd. */
   const monthEndLate = new Set<number>();
   let caught = 0;
@@ -861,15 +877,7 @@ function read(amounts: number[], firstDay: number): Reading {
         if (t !== i || ((rolled.has(dom) || caughtUp) && movedTo.get(lastDelayedBefore(t)) === t)) {
           // the delayed days get their expected amounts, the charge leaves the catch-up
           // (past the 1st billed on its own day between, for a month's last days billed on the 2nd)
-          let from = i;
-          for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
-            c[t] = c[t]! - (expected[d]! - c[d]!);
-            c[d] = expected[d]!;
-            lostDays.delete(d);
-            delayDays.add(d);
-            movedTo.delete(d);
-            from = Math.min(from, d);
-          }
+          const from = settleDelay(t);
           reasons.push({ kind: "delay", day: firstDay + (t !== i ? i : from) });
         }
         c[t] = Math.max(0, c[t]! - amount);
@@ -891,15 +899,7 @@ function read(amounts: number[], firstDay: number): Reading {
       let owed = 0;
       for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) owed += expected[d]! - c[d]!;
       if (!(c[t]! - owed >= expected[t]!) || highMonthApart(c, expected, firstDay, t, tol)) continue;
-      let from = t;
-      for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
-        c[t] = c[t]! - (expected[d]! - c[d]!);
-        c[d] = expected[d]!;
-        lostDays.delete(d);
-        delayDays.add(d);
-        movedTo.delete(d);
-        from = d;
-      }
+      const from = settleDelay(t);
       if (from < t) reasons.push({ kind: "delay", day: firstDay + from });
     }
   const maybeCharges = seenOnce(c, expected, noise, firstDay);
