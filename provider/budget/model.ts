@@ -2493,31 +2493,9 @@ export function stepTrend(
   }
   if (!(t > SLOPE_T)) return undefined;
   // (a staircase quiet for many of its gaps: a chance that underflows to 0 is no trend)
-  const share =
-    (1 - (SLOPE_T * SLOPE_T) / (t * t)) * stillStepping(steps, today, level, mu) * cutEvidence(steps, mu);
+  const share = (1 - (SLOPE_T * SLOPE_T) / (t * t)) * stillStepping(steps, today, level, mu);
   if (!(share > 0)) return undefined;
   return { share, steps: steps.length, ratio: Math.exp(mu) };
-}
-/**
- * cutEvidence is the share of a staircase going down (`mu` < 0) that `stepTrend` follows: 1 − 2p, p the chance a
- * fleet whose steps go up or down at even odds shows at least as many of the steps read one way (a two-sided sign
- * test). A fleet grows by repeated additions; a cut is a one-off decision (a migration done, a tier dropped), so
- * two or three cuts are weak evidence of a process that goes on: two steps down are followed not at all, three at
- * 1/2, four at 3/4. A staircase going up keeps its share (1). Not kept: docs/FORECAST.md, session 19 (wt-fc85).
- */
-function cutEvidence(steps: readonly { day: number; ratio: number }[], mu: number): number {
-  if (!(mu < 0)) return 1;
-  const k = steps.length;
-  const m = steps.filter((s) => s.ratio < 1).length;
-  let tail = 0;
-  for (let j = m; j <= k; j++) tail += binomial(k, j);
-  return Math.max(0, 1 - Math.min(1, (2 * tail) / 2 ** k) * 2);
-}
-/** binomial is n choose k. */
-function binomial(n: number, k: number): number {
-  let c = 1;
-  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
-  return c;
 }
 /**
  * stillStepping is the chance a staircase (`steps` read, oldest first, their weighed mean log `mu`) still runs
