@@ -316,91 +316,6 @@ interface Reading {
   ongoing?: { excess: number; days: number };
 }
 
-/** A weekday's two factors disagree when they differ by over this many standard errors of its ratios' median. */
-const LEVEL_FREE_T = 4;
-/** The ratios a weekday needs for its level-free factor. */
-const LEVEL_FREE_SEEN = 3;
-
-/**
- * levelFree replaces, in place, the weekday factors `f0` (each weekday's median ÷ all days' median over the
- * last 8 weeks) by level-free ones (each weekday's median ratio to its centred week's median, normalised to a
- * median weekday of 1) for the weekdays where the two disagree by more than LEVEL_FREE_T standard errors of
- * that weekday's own ratios — and only when the 8 weeks hold a level change ({@link windowStep}). A bill whose
- * level changed inside the 8 weeks (a migration cut, a new workload) mixes two levels in each weekday's median,
- * so a weekday with more of its days on the higher side reads high; its ratios to its own week do not. The
- * ratios leave out the days a late bill moves (near 0, and the catch-up after them): against a week's median
- * those read as weekday effects, and a bill billed late has its weekdays read by the delays, not the factors.
- */
-function levelFree(amounts: number[], firstDay: number, f0: number[]): void {
-  const n = amounts.length;
-  const from = Math.max(0, n - 56);
-  const ratios: number[][] = Array.from({ length: 7 }, () => []);
-  const week: number[] = [];
-  const weekMedian = (i: number) => {
-    week.length = 0;
-    for (let j = Math.max(0, i - 3); j <= Math.min(n - 1, i + 3); j++) week.push(amounts[j]!);
-    return week.length < 5 ? 0 : median(week);
-  };
-  // a day near 0 (under LEVEL_FREE_LOW of its week), and the first day after such days: a delay and its catch-up
-  const clean: number[] = [];
-  let afterLow = false;
-  for (let i = from; i < n; i++) {
-    const m = weekMedian(i);
-    if (!(m > 0)) continue;
-    const low = amounts[i]! <= LEVEL_FREE_LOW * m;
-    if (!low && !afterLow) {
-      clean.push(i);
-      ratios[weekdayOf(firstDay + i)]!.push(amounts[i]! / m);
-    }
-    afterLow = low;
-  }
-  if (ratios.some((r) => r.length < LEVEL_FREE_SEEN)) return;
-  if (!windowStep(clean.map((i) => amounts[i]! / f0[weekdayOf(firstDay + i)]!))) return;
-  const raw = ratios.map((r) => median(r));
-  const norm = median(raw);
-  if (!(norm > 0)) return;
-  for (let w = 0; w < 7; w++) {
-    const r = ratios[w]!;
-    const m = raw[w]!;
-    if (!(m > 0)) continue;
-    // the standard error of a median: 1.2533 × the robust spread ÷ √count, relative to the median
-    const spread = (1.4826 * median(r.map((v) => Math.abs(v - m)))) / m;
-    const se = Math.max(0.01, (1.2533 * spread) / Math.sqrt(r.length));
-    const free = Math.max(m / norm, 0.01);
-    if (Math.abs(Math.log(f0[w]! / free)) > LEVEL_FREE_T * se) f0[w] = free;
-  }
-}
-
-/** A day under this share of its week's median is near 0 for {@link levelFree} (a delay's zero). */
-const LEVEL_FREE_LOW = 0.15;
-/** Each side of a level change {@link windowStep} reads has at least this many days. */
-const LEVEL_FREE_SIDE = 7;
-
-/**
- * windowStep says whether days `x` (÷ weekday factors, > 0) hold a level change: the split whose sides' log
- * means differ by the most standard errors of the days' own noise (the robust spread of day-to-day log
- * differences ÷ √2, as {@link changePoints}) differs by T_STEP and by STEP_MIN, each side LEVEL_FREE_SIDE days.
- */
-function windowStep(x: number[]): boolean {
-  const logs = x.filter((v) => v > 0).map((v) => Math.log(v));
-  const m = logs.length;
-  if (m < 2 * LEVEL_FREE_SIDE) return false;
-  const diffs: number[] = [];
-  for (let i = 1; i < m; i++) diffs.push(Math.abs(logs[i]! - logs[i - 1]!));
-  const sigma = Math.max(0.01, (1.4826 * median(diffs)) / Math.SQRT2);
-  let total = 0;
-  for (const y of logs) total += y;
-  let left = 0;
-  for (let k = 1; k < m; k++) {
-    left += logs[k - 1]!;
-    if (k < LEVEL_FREE_SIDE || m - k < LEVEL_FREE_SIDE) continue;
-    const d = (total - left) / (m - k) - left / k;
-    if (Math.abs(d) >= STEP_MIN && Math.abs(d) / (sigma * Math.sqrt(1 / k + 1 / (m - k))) >= T_STEP)
-      return true;
-  }
-  return false;
-}
-
 /**
  * Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise
  * (the robust spread of each day's ratio to its own expectation, days expecting nothing left out).
@@ -420,7 +335,6 @@ export function localExpectation(
       const vs = recent.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
-  if (all > 0) levelFree(amounts, firstDay, f0);
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
   // each day's neighbours go into one scratch array, sorted by insertion (`sortedSmall`): the same median as
   // median(near), without two arrays a day
