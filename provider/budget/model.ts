@@ -2230,17 +2230,11 @@ function spreadDelays(amounts: number[], med: number, cap: number): number[] {
  * stationary short history keeps its mean), nearly all of a growth plain in the noise.
  */
 function followedSlope(x: number[]): { slope: number; share: number; se: number } {
-  const m = x.length;
-  if (m < 4) return { slope: 0, share: 0, se: 0 };
-  const ic = (m - 1) / 2;
-  const sxx = (m * (m * m - 1)) / 12;
-  const mean = x.reduce((a, b) => a + b, 0) / m;
-  let sxy = 0;
-  for (let i = 0; i < m; i++) sxy += (i - ic) * (x[i]! - mean);
-  const slope = sxy / sxx;
-  let rss = 0;
-  for (let i = 0; i < m; i++) rss += (x[i]! - mean - slope * (i - ic)) ** 2;
-  const se = Math.sqrt(rss / (m - 2) / sxx);
+  if (x.length < 4) return { slope: 0, share: 0, se: 0 };
+  const { slope, se } = lineFit(
+    x.map((_, i) => i),
+    x,
+  );
   if (!(se > 0)) return { slope, share: slope !== 0 ? 1 : 0, se: 0 };
   const t2 = (slope / se) ** 2;
   return { slope, share: t2 > SLOPE_T ** 2 ? 1 - SLOPE_T ** 2 / t2 : 0, se };
@@ -2544,8 +2538,14 @@ function slopeOf(days: readonly number[]): { slope: number; se: number } | undef
       xs.push(i);
       ys.push(Math.log(v));
     }
+  return xs.length < STILL_MIN_DAYS ? undefined : lineFit(xs, ys);
+}
+/**
+ * lineFit is the least-squares line through the points (`xs`, `ys`), at least 3 of them: its slope and the
+ * slope's standard error.
+ */
+function lineFit(xs: readonly number[], ys: readonly number[]): { slope: number; se: number } {
   const m = xs.length;
-  if (m < STILL_MIN_DAYS) return undefined;
   const xm = xs.reduce((a, b) => a + b, 0) / m;
   const ym = ys.reduce((a, b) => a + b, 0) / m;
   let sxx = 0;
@@ -2555,7 +2555,8 @@ function slopeOf(days: readonly number[]): { slope: number; se: number } | undef
     sxy += (x - xm) * (ys[j]! - ym);
   }
   const slope = sxy / sxx;
-  const rss = ys.reduce((a, y, j) => a + (y - ym - slope * (xs[j]! - xm)) ** 2, 0);
+  let rss = 0;
+  for (const [j, x] of xs.entries()) rss += (ys[j]! - ym - slope * (x - xm)) ** 2;
   return { slope, se: Math.sqrt(rss / (m - 2) / sxx) };
 }
 /**
