@@ -316,14 +316,131 @@ interface Reading {
   ongoing?: { excess: number; days: number };
 }
 
+/** A weekday's two factors disagree when they differ by over this many standard errors of its ratios' median. */
+const LEVEL_FREE_T = 4;
+/** The ratios a weekday needs for its level-free factor. */
+const LEVEL_FREE_SEEN = 3;
+
+/**
+ * levelFree replaces, in place, the weekday factors `f0` (each weekday's median ÷ all days' median over the
+ * last 8 weeks) by level-free ones (each weekday's median ratio to its centred week's median, normalised to a
+ * median weekday of 1) for the weekdays where the two disagree by more than LEVEL_FREE_T standard errors of
+ * that weekday's own ratios. Called only where the reading saw a level change inside the 8 weeks
+ * ({@link levelChangeInWindow}): a bill whose level changed there (a migration cut, a new workload) mixes two
+ * levels in each weekday's median, so a weekday with more of its days on the higher side reads high; its ratios
+ * to its own week do not. The ratios leave out the days the reading found late (`late`: a delay's days, lost
+ * days and their catch-ups) and any day near 0 with the day after it: against a week's median those read as
+ * weekday effects, and a bill billed late has its weekdays read by the delays, not the factors.
+ */
+function levelFree(amounts: number[], firstDay: number, f0: number[], late: ReadonlySet<number>): void {
+  const n = amounts.length;
+  const from = Math.max(0, n - 56);
+  const ratios: number[][] = Array.from({ length: 7 }, () => []);
+  const week: number[] = [];
+  const weekMedian = (i: number) => {
+    week.length = 0;
+    for (let j = Math.max(0, i - 3); j <= Math.min(n - 1, i + 3); j++) week.push(amounts[j]!);
+    return week.length < 5 ? 0 : median(week);
+  };
+  // a day near 0 (under LEVEL_FREE_LOW of its week), and the first day after such days: a delay and its catch-up
+  let afterLow = false;
+  for (let i = from; i < n; i++) {
+    const m = weekMedian(i);
+    if (!(m > 0)) continue;
+    const low = amounts[i]! <= LEVEL_FREE_LOW * m;
+    if (!low && !afterLow && !late.has(i)) ratios[weekdayOf(firstDay + i)]!.push(amounts[i]! / m);
+    afterLow = low;
+  }
+  if (ratios.some((r) => r.length < LEVEL_FREE_SEEN)) return;
+  const raw = ratios.map((r) => median(r));
+  const norm = median(raw);
+  if (!(norm > 0)) return;
+  for (let w = 0; w < 7; w++) {
+    const r = ratios[w]!;
+    const m = raw[w]!;
+    if (!(m > 0)) continue;
+    // the standard error of a median: 1.2533 × the robust spread ÷ √count, relative to the median
+    const spread = (1.4826 * median(r.map((v) => Math.abs(v - m)))) / m;
+    const se = Math.max(0.01, (1.2533 * spread) / Math.sqrt(r.length));
+    const free = Math.max(m / norm, 0.01);
+    if (Math.abs(Math.log(f0[w]! / free)) > LEVEL_FREE_T * se) f0[w] = free;
+  }
+}
+
+/** A day under this share of its week's median is near 0 for {@link levelFree} (a delay's zero). */
+const LEVEL_FREE_LOW = 0.15;
+/** Each side of a level change {@link levelChangeInWindow} reads has at least this many of the 8 weeks' days. */
+const LEVEL_FREE_SIDE = 7;
+/** …and the change is at least this much (log) and this many day-to-day noise sigmas: well above the noise. */
+const LEVEL_FREE_MIN = Math.log(1.1);
+const LEVEL_FREE_NOISE = 2;
+
+/**
+ * levelChangeInWindow says whether the reading's own steps (`at`, log `sizes`, `sigma` the day-to-day noise of
+ * the days ÷ factors) show one level change inside the 8 weeks, the change that distorts their weekday medians:
+ * the window's largest change (steps its way within LULL_BACK days of each other are one change read in parts)
+ * with at least LEVEL_FREE_SIDE of the window's days on each side, of LEVEL_FREE_MIN and LEVEL_FREE_NOISE
+ * sigmas, every other change in the window under half its size, and no other change its way of STEP_MIN in the
+ * history. One change: the medians mix two levels and the weeks centred on days away from it are clean. Not
+ * where the level came back (a step back of half the size or more: a lull, a holiday, a burst read as steps —
+ * an excursion, the medians at its base), nor a level that keeps moving (changes of a like size: a fleet
+ * scaled up and down, whose centred weeks straddle a change as often as the medians mix two levels), nor a
+ * staircase (growth by steps, whose factors the usual reading serves as any growth's), nor a history whose
+ * steps are bursts coming back to one base ({@link burstsReadAsSteps}; `actual` its days), nor a history
+ * shorter than the 8 weeks (a project still settling in: its one change may be the first of several, as
+ * {@link youngAge} reads it — foreign tune startup-july/7108, a young cut read alone, days 3–25 0.82 → 0.90×).
+ * Plain growth is a line, not a step ({@link changePoints}), and excursions are taken out before the steps:
+ * both keep the usual factors (docs/FORECAST.md, issue 20 session 20, wt-fc86).
+ * @internal
+ */
+export function levelChangeInWindow(
+  at: number[],
+  sizes: number[],
+  sigma: number,
+  actual: readonly number[],
+): boolean {
+  const n = actual.length;
+  const from = Math.max(0, n - 56);
+  // the history's changes: first day and log size
+  const days: number[] = [];
+  const logs: number[] = [];
+  for (let j = 0; j < at.length; j++) {
+    const k = logs.length - 1;
+    if (k >= 0 && logs[k]! * sizes[j]! > 0 && at[j]! - at[j - 1]! <= LULL_BACK) logs[k]! += sizes[j]!;
+    else {
+      days.push(at[j]!);
+      logs.push(sizes[j]!);
+    }
+  }
+  if (n < 56) return false;
+  let big = -1;
+  for (let k = 0; k < logs.length; k++)
+    if (days[k]! >= from && (big < 0 || Math.abs(logs[k]!) > Math.abs(logs[big]!))) big = k;
+  if (big < 0) return false;
+  const size = Math.abs(logs[big]!);
+  const other = (l: number, k: number) =>
+    k === big ||
+    ((days[k]! < from || Math.abs(l) < size / 2) && !(l * logs[big]! > 0 && Math.abs(l) >= STEP_MIN));
+  return (
+    days[big]! - from >= LEVEL_FREE_SIDE &&
+    n - days[big]! >= LEVEL_FREE_SIDE &&
+    size >= Math.max(LEVEL_FREE_MIN, LEVEL_FREE_NOISE * sigma) &&
+    logs.every(other) &&
+    burstsReadAsSteps(actual, at).bursts === 0
+  );
+}
+
 /**
  * Local expectations: each day's neighbours' median (±7 days), ÷ robust weekday factors, and their noise
- * (the robust spread of each day's ratio to its own expectation, days expecting nothing left out).
+ * (the robust spread of each day's ratio to its own expectation, days expecting nothing left out). With
+ * `late` (the days a first reading found late, given where it saw one level change in the 8 weeks), the
+ * factors are level-free where the two readings disagree ({@link levelFree}).
  * @internal
  */
 export function localExpectation(
   amounts: number[],
   firstDay: number,
+  late?: ReadonlySet<number>,
 ): { expected: number[]; noise: number; f0: number[] } {
   const n = amounts.length;
   const recent = amounts.slice(-56);
@@ -335,6 +452,7 @@ export function localExpectation(
       const vs = recent.filter((_, i) => weekdayOf(start + i) === w);
       if (vs.length >= 2) f0[w] = Math.max(median(vs) / all, 0.01);
     }
+  if (all > 0 && late) levelFree(amounts, firstDay, f0, late);
   const x = amounts.map((a, i) => a / f0[weekdayOf(firstDay + i)]!);
   // each day's neighbours go into one scratch array, sorted by insertion (`sortedSmall`): the same median as
   // median(near), without two arrays a day
@@ -529,9 +647,9 @@ const LINE_VS_STEP = 0.9;
 const STAIR_P = 8;
 const STAIR_W = 2;
 
-function read(amounts: number[], firstDay: number): Reading {
+function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): Reading {
   const n = amounts.length;
-  const { expected, noise, f0: typical } = localExpectation(amounts, firstDay);
+  const { expected, noise, f0: typical } = localExpectation(amounts, firstDay, late);
   const reasons: ForecastReason[] = [];
   const c = [...amounts];
   // a delay: days near 0 (up to 6), then a day carrying their charges with its own; read as spread over them
@@ -602,6 +720,8 @@ function read(amounts: number[], firstDay: number): Reading {
   const held = recurringOnCatchUps(c, expected, noise, firstDay, near0);
   const lostDays = new Set<number>();
   const delayDays = new Set<number>();
+  /** The catch-ups `settleDelay` read (late days for {@link levelFree}, with `delayDays` and `lostDays`). */
+  const catchUps = new Set<number>();
   /** A near-0 day whose charges came with a larger catch-up → that catch-up's index. */
   const movedTo = new Map<number, number>();
   /** The last day that may be delayed to `t`: the day before it, or — past a 1st billed on its own day — the one before that. */
@@ -612,6 +732,7 @@ function read(amounts: number[], firstDay: number): Reading {
    */
   const settleDelay = (t: number): number => {
     let from = t;
+    catchUps.add(t);
     for (let d = lastDelayedBefore(t); movedTo.get(d) === t; d--) {
       c[t] = c[t]! - (expected[d]! - c[d]!);
       c[d] = expected[d]!;
@@ -1136,6 +1257,12 @@ function read(amounts: number[], firstDay: number): Reading {
     const f = factors[weekdayOf(firstDay + i)]!;
     rawLevel.push(f >= 0.15 || i === 0 ? v / f : carried(rawLevel, i));
   });
+  // one level change inside the 8 weeks, as this reading's own steps show it (a step that stayed: not a lull
+  // or burst that came back, not growth by steps or a level that keeps moving): read the days again with
+  // weekday factors that do not mix the two levels, the late days this reading found left out of them
+  // (`levelChangeInWindow`, `levelFree`; one more reading where it fires, about a tenth of the as-of days)
+  if (!late && levelChangeInWindow(cps, size, stepNoise, c))
+    return read(amounts, firstDay, new Set([...delayDays, ...lostDays, ...catchUps]));
   return {
     factors,
     level,

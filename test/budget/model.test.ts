@@ -12,6 +12,7 @@ import { foreign5Split } from "../../bench/foreign5";
 import {
   forecastDays,
   forecastModel,
+  levelChangeInWindow,
   localExpectation,
   rampGoesOn,
   weekdayOf,
@@ -1303,6 +1304,162 @@ describe("localExpectation's noise (each day against its own expectation)", () =
     ];
     const { noise } = localExpectation(days, 20_000);
     expect(noise).toBeLessThan(0.03);
+  });
+});
+
+describe("localExpectation's weekday factors over a level change (level-free where the reading sees one change in the 8 weeks)", () => {
+  /** 84 days of 100 a day (± 1 %, no weekly pattern), cut to 65 a day `cutBack` days before the end. */
+  const cut = (cutBack: number) =>
+    Array.from({ length: 84 }, (_, i) => (i < 84 - cutBack ? 100 : 65) * (1 + 0.01 * Math.sin(i * 1.7)));
+  const none = new Set<number>();
+
+  it("reads no weekday pattern into a cut inside the 8 weeks", () => {
+    // with the cut 32 days back, three weekdays have 5 of their 8 days in the window before it: their medians
+    // stand at 100 where the others' and all days' stand at ~80, factors 1.25 where there is no weekly pattern
+    // (25 days back, four weekdays at 0.83); the reading's one change read, the level-free factors stay near 1
+    for (const back of [10, 18, 25, 32, 45]) {
+      const { f0 } = localExpectation(cut(back), MONDAY, none);
+      for (const f of f0) expect(Math.abs(f - 1)).toBeLessThan(0.05);
+      // (the usual factors: the cut in them)
+      const usual = localExpectation(cut(back), MONDAY).f0;
+      if (back === 25 || back === 32)
+        expect(Math.max(...usual.map((f) => Math.abs(f - 1)))).toBeGreaterThan(0.15);
+    }
+  });
+
+  it("keeps a steady weekly series' factors as each weekday's median ÷ all days' median", () => {
+    const days = Array.from({ length: 84 }, (_, i) => {
+      const weekend = weekdayOf(MONDAY + i) >= 5;
+      return (weekend ? 30 : 100) * (1 + 0.02 * Math.sin(i * 1.7));
+    });
+    const recent = days.slice(-56);
+    const all = recent.slice().sort((a, b) => a - b);
+    const mid = (all[27]! + all[28]!) / 2;
+    for (const late of [undefined, none]) {
+      const { f0 } = localExpectation(days, MONDAY, late);
+      for (let w = 0; w < 7; w++) {
+        const vs = recent.filter((_, i) => weekdayOf(MONDAY + 28 + i) === w).sort((a, b) => a - b);
+        expect(f0[w]).toBeCloseTo((vs[3]! + vs[4]!) / 2 / mid, 10);
+      }
+    }
+  });
+
+  it("reads no weekday pattern into a cut inside the 8 weeks of a late bill (its late days left out)", () => {
+    // the cut 25 days back, with zeros and catch-ups every 8 days: the ratios leave those days out
+    const days = cut(25);
+    const late = new Set<number>();
+    for (let i = 5; i + 1 < 84; i += 8) {
+      days[i + 1]! += days[i]!;
+      days[i] = 0;
+      late.add(i).add(i + 1);
+    }
+    const { f0 } = localExpectation(days, MONDAY, late);
+    for (const f of f0) expect(Math.abs(f - 1)).toBeLessThan(0.05);
+  });
+
+  it("stays finite, positive and quick on any history and late days (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1e12, noNaN: true })), {
+          maxLength: 200,
+        }),
+        fc.array(fc.integer({ min: -5, max: 205 }), { maxLength: 40 }),
+        (days, late) => {
+          const t = performance.now();
+          const { expected, noise, f0 } = localExpectation(days, MONDAY, new Set(late));
+          expect(performance.now() - t).toBeLessThan(200);
+          for (const f of f0) expect(Number.isFinite(f) && f > 0).toBe(true);
+          for (const e of expected) expect(Number.isFinite(e) && e >= 0).toBe(true);
+          expect(Number.isFinite(noise)).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("forecasts July within 2.5 % on retail-migration/6305 as of 13 July", () => {
+    // foreign2 probe: a −35 % migration cut 1 June set the Sunday factor at 1.3–1.5, so Sunday catch-ups were
+    // not read as delays and steps of +4.7 % and +8.8 % followed: July +8.5 % as of the 13th
+    const s = named(foreign2Split("probe"), "retail-migration/6305");
+    const first = dayOf("2026-07-01");
+    const end = dayOf("2026-07-31");
+    let truth = 0;
+    for (let x = first; x <= end; x++) truth += s.daily[x - s.firstDay]!;
+    const at = first + 12;
+    const f = forecastModel(s.daily.slice(at - 84 - s.firstDay, at - s.firstDay), at).forecast(0, end);
+    let spent = 0;
+    for (let x = first; x < at; x++) spent += s.daily[x - s.firstDay]!;
+    expect(Math.abs((spent + f.remaining!.p50) / truth - 1)).toBeLessThan(0.025);
+  });
+});
+
+describe("levelChangeInWindow: one level change inside the 8 weeks, not bursts, lulls, staircases nor a young history", () => {
+  const flat = Array(84).fill(100) as number[];
+  const log = Math.log;
+
+  it("sees one step that stayed, with a week of the window on each side", () => {
+    expect(levelChangeInWindow([60], [log(0.65)], 0.02, flat)).toBe(true);
+    // (a step and its small tail a few days later: one change read in parts)
+    expect(levelChangeInWindow([60, 63], [log(0.6), log(0.93)], 0.02, flat)).toBe(true);
+    // (and an older change the other way, before the window)
+    expect(levelChangeInWindow([10, 60], [log(1.5), log(0.65)], 0.02, flat)).toBe(true);
+  });
+
+  it("sees none too near the window's ends, too small, or under the noise", () => {
+    expect(levelChangeInWindow([80], [log(0.65)], 0.02, flat)).toBe(false);
+    expect(levelChangeInWindow([30], [log(0.65)], 0.02, flat)).toBe(false);
+    expect(levelChangeInWindow([60], [log(0.93)], 0.02, flat)).toBe(false);
+    expect(levelChangeInWindow([60], [log(0.85)], 0.1, flat)).toBe(false);
+  });
+
+  it("sees none where the level came back, kept moving, or grew by steps", () => {
+    // a lull of 24 days (a holiday): down and back up
+    expect(levelChangeInWindow([40, 64], [log(0.46), log(2.2)], 0.04, flat)).toBe(false);
+    // changes of a like size both ways (a fleet scaled up and down)
+    expect(levelChangeInWindow([40, 60], [log(1.3), log(0.75)], 0.03, flat)).toBe(false);
+    // a staircase: steps up before and inside the window
+    expect(levelChangeInWindow([20, 40, 60], [log(1.25), log(1.2), log(1.27)], 0.04, flat)).toBe(false);
+  });
+
+  it("sees none in a history shorter than the window (still settling)", () => {
+    expect(levelChangeInWindow([30], [log(0.6)], 0.02, flat.slice(0, 50))).toBe(false);
+  });
+
+  it("sees none where the steps are bursts coming back to one base", () => {
+    // ×5 for 4 days every 14 days, each read as a step up and a step down
+    const days = Array.from({ length: 84 }, (_, i) => (i % 14 < 4 ? 500 : 100));
+    const at: number[] = [];
+    const sizes: number[] = [];
+    for (let i = 14; i < 84; i += 14) {
+      at.push(i, i + 4);
+      sizes.push(log(5), log(0.2));
+    }
+    expect(levelChangeInWindow(at, sizes, 0.02, days)).toBe(false);
+  });
+
+  it("stays a boolean, and quick, on any steps (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.double({ min: -20, max: 20, noNaN: true })), {
+          maxLength: 30,
+        }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.array(fc.double({ min: 0, max: 1e12, noNaN: true }), { maxLength: 200 }),
+        (steps, sigma, days) => {
+          const sorted = [...steps].sort((a, b) => a[0] - b[0]);
+          const t = performance.now();
+          const seen = levelChangeInWindow(
+            sorted.map((s) => s[0]),
+            sorted.map((s) => s[1]),
+            sigma,
+            days,
+          );
+          expect(performance.now() - t).toBeLessThan(50);
+          expect(typeof seen).toBe("boolean");
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
