@@ -15,6 +15,7 @@ import {
   levelChangeInWindow,
   localExpectation,
   rampGoesOn,
+  recentErrors,
   weekdayOf,
 } from "../../provider/budget/model";
 import { checkPeriodStart } from "../../provider/check";
@@ -1706,6 +1707,79 @@ describe("forecastModel's long floor calibrated on the series' own history (sess
         expect(soundForecast(h, ahead).remaining).not.toBeNull();
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe("forecastModel's spread while its errors run high (session 20: recentErrors)", () => {
+  /** `length` days at 100 a day (± `jitter`), from day `from` on `run` days at ×(1 + `amp`), `run` at ×(1 − `amp` ÷ 2). */
+  const swinging = (length: number, from: number, amp: number, run: number) =>
+    Array.from(
+      { length },
+      (_, i) =>
+        100 * jitter(i) * (i < from ? 1 : Math.floor((i - from) / run) % 2 === 0 ? 1 + amp : 1 - amp / 2),
+    );
+
+  it("widens p80/p90 where the last weeks' backtests missed by more than all of them did", () => {
+    // calm for 84 days, then 28 days swinging by runs of 4 days (+20 %, −10 %): the previous model's p80/p90
+    // were 1.168/1.238× p50 at 20 days ahead and 1.205/1.240× at 27 — the whole history's backtests, most of
+    // them calm, read the swings at their share of the origins (now 1.197/1.328×, 1.238/1.329×; p80's own
+    // SPREAD went 1.3 → 1.1 with it)
+    const h = swinging(112, 84, 0.2, 4);
+    for (const ahead of [20, 27]) {
+      const f = forecastModel(h, MONDAY).forecast(0, MONDAY + ahead).remaining!;
+      expect(f.p80).toBeGreaterThanOrEqual(1.19 * f.p50);
+      expect(f.p90).toBeGreaterThanOrEqual(1.3 * f.p50);
+    }
+  });
+
+  it("reads the most recent backtests against all of them, at least 1, at most 1.5", () => {
+    const calm = Array.from({ length: 40 }, (_, k) => 1 + (k % 2 === 0 ? 0.01 : -0.01));
+    expect(recentErrors(calm, 1, 10)).toBe(1);
+    // the 10 most recent (a horizon's worth) twice as far from the median as the rest: √(2 ÷ 1.25)
+    const wild = calm.map((r, k) => (k < 10 ? 1 + (r - 1) * 2 : r));
+    expect(recentErrors(wild, 1, 10)).toBeCloseTo(Math.sqrt(2 / ((2 * 10 + 30) / 40)), 9);
+    // at least a week of origins at a short horizon; a calm run now never narrows; the cap
+    expect(recentErrors(wild, 1, 1)).toBeCloseTo(Math.sqrt(2 / ((2 * 10 + 30) / 40)), 9);
+    expect(recentErrors([...calm.slice(0, 10).map(() => 1), ...calm.slice(10)], 1, 10)).toBe(1);
+    expect(recentErrors([5, 5, 5, ...Array.from({ length: 57 }, () => 1)], 1, 3)).toBe(1.5);
+    expect(recentErrors([], 1, 10)).toBe(1);
+    expect(recentErrors([1, 1, 1], 1, 10)).toBe(1);
+  });
+
+  it("stays within [1, 1.5] and finite on any ratios, and the model on any swinging history, fast", () => {
+    const ratio = fc.oneof(
+      fc.constant(0),
+      fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+      fc.double({ min: 0, max: 3, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(ratio, { maxLength: 120 }),
+        fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+        fc.integer({ min: 0, max: 400 }),
+        (ratios, q50, horizon) => {
+          const f = recentErrors(ratios, q50, horizon);
+          expect(f).toBeGreaterThanOrEqual(1);
+          expect(f).toBeLessThanOrEqual(1.5);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const histories = fc.record({
+      scale: fc.double({ min: 1e-3, max: 1e9, noNaN: true }),
+      length: fc.integer({ min: 14, max: 300 }),
+      from: fc.integer({ min: 0, max: 300 }),
+      amp: fc.double({ min: 0, max: 1.99, noNaN: true }),
+      run: fc.integer({ min: 1, max: 20 }),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(histories, ({ scale, length, from, amp, run, ahead }) => {
+        const h = swinging(length, from, amp, run).map((x) => x * scale);
+        expect(soundForecast(h, ahead).remaining).not.toBeNull();
+      }),
+      { numRuns: 100 },
     );
   });
 });
