@@ -1807,8 +1807,9 @@ const RATIO_MARGIN = 0.8;
  * trailing means of 14 days or more are carried by it from their centre to the 7-day mean's: a season or a growth
  * (a streaming service's winter, a shop's drift) moves the bill a share a day, and means over 2–16 weeks, which hold
  * most of the weight where the backtests cannot tell the candidates apart, lag it by 4–53 days where the 7-day mean
- * does not. The backtests weigh the means as they are (docs/FORECAST.md, session 20, wt-fc87: probe 52 → 50, confirm
- * 64 → 61, tune 13 → 14, days 3–25 20 → 20, corpus 27.6 → 26.3 %; DRIFT_T 3: 51, 63, 13, 21, 27.9 %; not kept).
+ * does not. The backtests weigh the means as they are (docs/FORECAST.md, session 20, wt-fc87: on main with wt-fc86/88
+ * probe 49 → 48, confirm 63 → 60, tune 13 → 14 (one series 0.84 → 0.85×), days 3–25 20 → 19, corpus 27.9 → 26.3 %;
+ * DRIFT_T 3: worse on days 3–25; kept by the lead).
  */
 const DRIFT_DAYS = 56;
 const DRIFT_T = 2;

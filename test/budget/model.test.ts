@@ -3101,3 +3101,57 @@ describe("forecastModel on days billed late with a one-off of the catch-up's day
     );
   });
 });
+
+describe("forecastModel's long means carried by the level's drift (session 20, wt-fc87: a season that moves the bill a share a day)", () => {
+  // a bill flat for 60 days that then falls (or rises) 0.3 % a day — a streaming service's season, a shop's drift —
+  // with ±2 % noise: the means of 2–16 weeks lag the fall by weeks where the 7-day mean does not
+  const seasonal = (rate: number): { history: number[]; truth: number } => {
+    let seed = 11;
+    const rnd = (): number => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const all = Array.from(
+      { length: 132 },
+      (_, i) => 1000 * Math.exp(rate * Math.max(0, i - 60)) * (1 + 0.04 * (rnd() - 0.5)),
+    );
+    return { history: all.slice(0, 112), truth: all.slice(112).reduce((a, b) => a + b, 0) };
+  };
+  it("follows a fall that began 52 days ago closer than the 7-day mean does (main before it: 6.6 % over)", () => {
+    for (const rate of [-0.003, 0.003]) {
+      const { history, truth } = seasonal(rate);
+      const f = forecastModel(history, MONDAY + 112).forecast(0, MONDAY + 131);
+      const trailing = (history.slice(-7).reduce((a, b) => a + b, 0) / 7) * 20;
+      const err = Math.abs(f.remaining!.p50 / truth - 1);
+      expect(err).toBeLessThan(Math.abs(trailing / truth - 1));
+      expect(err).toBeLessThan(0.035);
+    }
+  });
+  it("keeps a flat bill's forecast where it was (no drift read out of noise)", () => {
+    const { history, truth } = seasonal(0);
+    const f = forecastModel(history, MONDAY + 112).forecast(0, MONDAY + 131);
+    expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.005);
+  });
+  it("gives finite, ordered, non-negative quantiles for a drifting history at any scale, zeros among its days", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 14, max: 140 }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.constantFrom(1e-9, 1, 1e4, 1e9),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 1, max: 40 }),
+        (n, rate, scale, zeroEvery, ahead) => {
+          const h = Array.from({ length: n }, (_, i) =>
+            zeroEvery > 1 && i % zeroEvery === 0 ? 0 : Math.min(1e12, scale * Math.exp(rate * i)),
+          );
+          const r = forecastModel(h, MONDAY + n).forecast(0, MONDAY + n + ahead).remaining;
+          if (!r) return;
+          for (const q of [r.p50, r.p80, r.p90]) expect(Number.isFinite(q) && q >= 0).toBe(true);
+          expect(r.p80).toBeGreaterThanOrEqual(r.p50);
+          expect(r.p90).toBeGreaterThanOrEqual(r.p80);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
