@@ -404,7 +404,8 @@ export function levelChangeInWindow(
   actual: readonly number[],
 ): boolean {
   const n = actual.length;
-  const from = Math.max(0, n - 56);
+  if (n < 56) return false;
+  const from = n - 56;
   // the history's changes: first day and log size
   const days: number[] = [];
   const logs: number[] = [];
@@ -416,7 +417,6 @@ export function levelChangeInWindow(
       logs.push(sizes[j]!);
     }
   }
-  if (n < 56) return false;
   let big = -1;
   for (let k = 0; k < logs.length; k++)
     if (days[k]! >= from && (big < 0 || Math.abs(logs[k]!) > Math.abs(logs[big]!))) big = k;
@@ -1837,8 +1837,10 @@ class Candidates {
   /** Prefix sums of the level and of i × level. */
   private readonly p: Float64Array;
   private readonly pi: Float64Array;
-  /** Prefix sums of the level's squares (the drift's residuals). */
-  private readonly p2: Float64Array;
+  /** The level (the drift's line is fitted to its last days) and the drift last read, with its origin. */
+  private readonly level: readonly number[];
+  private driftAt = -1;
+  private driftIs = 0;
   /** Prefix sums of the days' weekday factors and of i × factor, `maxDays` long. */
   private readonly fsum: Float64Array;
   private readonly fisum: Float64Array;
@@ -1857,16 +1859,15 @@ class Candidates {
   ) {
     const n = level.length;
     this.n = n;
+    this.level = level;
     const p = new Float64Array(n + 1);
     const pi = new Float64Array(n + 1);
-    const p2 = new Float64Array(n + 1);
     const pr = new Float64Array(n + 1);
     const pg = new Float64Array(n + 1);
     for (let i = 0; i < n; i++) {
       const v = level[i]!;
       p[i + 1] = p[i]! + v;
       pi[i + 1] = pi[i]! + i * v;
-      p2[i + 1] = p2[i]! + v * v;
       const g = delayDays.has(i) ? 1 : factors[weekdayOf(firstDay + i)]!;
       pr[i + 1] = pr[i]! + v * g;
       pg[i + 1] = pg[i]! + g;
@@ -1880,7 +1881,6 @@ class Candidates {
     }
     this.p = p;
     this.pi = pi;
-    this.p2 = p2;
     this.pr = pr;
     this.pg = pg;
     this.fsum = fsum;
@@ -1905,18 +1905,21 @@ class Candidates {
     // (the forecast's means only: carried in the backtests too, they scored nearly as the line and took its weight,
     // so a clean trend was followed less far — corpus miss share 27.6 → 28.5 %)
     if (o < this.n) return 0;
-    const lo = Math.max(0, o - DRIFT_DAYS, this.lastChange(o, 0));
-    const m = o - lo;
-    if (m < DRIFT_DAYS / 2) return 0;
-    const sy = this.p[o]! - this.p[lo]!;
-    const siy = this.pi[o]! - this.pi[lo]!;
-    const ic = (lo + o - 1) / 2;
-    const sxx = (m * (m * m - 1)) / 12;
-    const slope = (siy - ic * sy) / sxx;
-    const rss = Math.max(0, this.p2[o]! - this.p2[lo]! - (sy * sy) / m - slope * slope * sxx);
-    const se = Math.sqrt(rss / (m - 2) / sxx);
-    const t = se > 0 ? Math.abs(slope) / se : 0;
-    return t > DRIFT_T ? slope * (1 - (DRIFT_T * DRIFT_T) / (t * t)) : 0;
+    if (o !== this.driftAt) {
+      this.driftAt = o;
+      this.driftIs = 0;
+      const lo = Math.max(0, o - DRIFT_DAYS, this.lastChange(o, 0));
+      if (o - lo >= DRIFT_DAYS / 2) {
+        const days = this.level.slice(lo, o);
+        const { slope, se } = lineFit(
+          days.map((_, i) => lo + i),
+          days,
+        );
+        const t = se > 0 ? Math.abs(slope) / se : 0;
+        if (t > DRIFT_T) this.driftIs = slope * (1 - (DRIFT_T * DRIFT_T) / (t * t));
+      }
+    }
+    return this.driftIs;
   }
   /** How many days a trailing mean over `lo`..`o − 1` lags the 7-day mean's centre. */
   private lagOf(lo: number, o: number): number {
