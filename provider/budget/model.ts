@@ -321,7 +321,7 @@ interface Reading {
 }
 
 /** A weekday's two factors disagree when they differ by over this many standard errors of its ratios' median. */
-const LEVEL_FREE_T = 3;
+const LEVEL_FREE_T = 4;
 /** The ratios a weekday needs for its level-free factor. */
 const LEVEL_FREE_SEEN = 3;
 
@@ -357,20 +357,17 @@ function levelFree(amounts: number[], firstDay: number, f0: number[], late: Read
   }
   if (ratios.some((r) => r.length < LEVEL_FREE_SEEN)) return;
   const raw = ratios.map((r) => median(r));
-  if (!raw.every((m) => m > 0)) return;
-  // the level-free factors on the usual factors' scale (the median weekday's ratio of the two: the usual ones
-  // are ÷ all days' median, the level-free ones ÷ a week's), so a weekday the change left alone reads as itself
-  const scale = Math.exp(median(raw.map((m, w) => Math.log(f0[w]! / m))));
+  const norm = median(raw);
+  if (!(norm > 0)) return;
   for (let w = 0; w < 7; w++) {
     const r = ratios[w]!;
     const m = raw[w]!;
+    if (!(m > 0)) continue;
     // the standard error of a median: 1.2533 × the robust spread ÷ √count, relative to the median
     const spread = (1.4826 * median(r.map((v) => Math.abs(v - m)))) / m;
     const se = Math.max(0.01, (1.2533 * spread) / Math.sqrt(r.length));
-    const d = Math.log(f0[w]! / Math.max(m * scale, 0.01));
-    // shrunk toward the level-free factor by the share of the disagreement the ratios' noise does not explain
-    const weight = Math.max(0, 1 - ((LEVEL_FREE_T * se) / d) ** 2);
-    if (weight > 0) f0[w] = f0[w]! * Math.exp(-weight * d);
+    const free = Math.max(m / norm, 0.01);
+    if (Math.abs(Math.log(f0[w]! / free)) > LEVEL_FREE_T * se) f0[w] = free;
   }
 }
 
@@ -407,7 +404,8 @@ export function levelChangeInWindow(
   actual: readonly number[],
 ): boolean {
   const n = actual.length;
-  const from = Math.max(0, n - 56);
+  if (n < 56) return false;
+  const from = n - 56;
   // the history's changes: first day and log size
   const days: number[] = [];
   const logs: number[] = [];
@@ -426,7 +424,7 @@ export function levelChangeInWindow(
   const size = Math.abs(logs[big]!);
   const other = (l: number, k: number) =>
     k === big ||
-    (days[k]! < from || Math.abs(l) < size / 2);
+    ((days[k]! < from || Math.abs(l) < size / 2) && !(l * logs[big]! > 0 && Math.abs(l) >= STEP_MIN));
   return (
     days[big]! - from >= LEVEL_FREE_SIDE &&
     n - days[big]! >= LEVEL_FREE_SIDE &&
@@ -1267,12 +1265,8 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
   // or burst that came back, not growth by steps or a level that keeps moving): read the days again with
   // weekday factors that do not mix the two levels, the late days this reading found left out of them
   // (`levelChangeInWindow`, `levelFree`; one more reading where it fires, about a tenth of the as-of days)
-  if (!late && levelChangeInWindow(cps, size, stepNoise, c)) {
-    // and the days whose centred week straddles one of the reading's steps (their ratios mix two levels)
-    const left = new Set([...delayDays, ...lostDays, ...catchUps]);
-    for (const at of cps) for (let i = at - 3; i <= at + 2; i++) left.add(i);
-    return read(amounts, firstDay, left);
-  }
+  if (!late && levelChangeInWindow(cps, size, stepNoise, c))
+    return read(amounts, firstDay, new Set([...delayDays, ...lostDays, ...catchUps]));
   return {
     factors,
     level,
