@@ -334,7 +334,8 @@ const LEVEL_FREE_SEEN = 3;
  * levels in each weekday's median, so a weekday with more of its days on the higher side reads high; its ratios
  * to its own week do not. The ratios leave out the days the reading found late (`late`: a delay's days, lost
  * days and their catch-ups) and any day near 0 with the day after it: against a week's median those read as
- * weekday effects, and a bill billed late has its weekdays read by the delays, not the factors.
+ * weekday effects, and a bill billed late has its weekdays read by the delays, not the factors. Each weekday
+ * needs LEVEL_FREE_SEEN ratios, 2 in a history under YOUNG_FEW_RATIOS days (a young rise: two to three weeks).
  */
 function levelFree(amounts: number[], firstDay: number, f0: number[], late: ReadonlySet<number>): void {
   const n = amounts.length;
@@ -355,7 +356,7 @@ function levelFree(amounts: number[], firstDay: number, f0: number[], late: Read
     if (!low && !afterLow && !late.has(i)) ratios[weekdayOf(firstDay + i)]!.push(amounts[i]! / m);
     afterLow = low;
   }
-  if (ratios.some((r) => r.length < LEVEL_FREE_SEEN)) return;
+  if (ratios.some((r) => r.length < (n < YOUNG_FEW_RATIOS ? 2 : LEVEL_FREE_SEEN))) return;
   const raw = ratios.map((r) => median(r));
   const norm = median(raw);
   if (!(norm > 0)) return;
@@ -371,6 +372,12 @@ function levelFree(amounts: number[], firstDay: number, f0: number[], late: Read
   }
 }
 
+/**
+ * The youngest history {@link levelChangeInWindow} reads a rise in (a week each side of it), and the days under
+ * which {@link levelFree} reads a weekday from 2 of its ratios, not LEVEL_FREE_SEEN: 2–3 weeks hold no more.
+ */
+const YOUNG_LEVEL_FREE_DAYS = 14;
+const YOUNG_FEW_RATIOS = 28;
 /** A day under this share of its week's median is near 0 for {@link levelFree} (a delay's zero). */
 const LEVEL_FREE_LOW = 0.15;
 /** Each side of a level change {@link levelChangeInWindow} reads has at least this many of the 8 weeks' days. */
@@ -390,11 +397,17 @@ const LEVEL_FREE_NOISE = 2;
  * an excursion, the medians at its base), nor a level that keeps moving (changes of a like size: a fleet
  * scaled up and down, whose centred weeks straddle a change as often as the medians mix two levels), nor a
  * staircase (growth by steps, whose factors the usual reading serves as any growth's), nor a history whose
- * steps are bursts coming back to one base ({@link burstsReadAsSteps}; `actual` its days), nor a history
- * shorter than the 8 weeks (a project still settling in: its one change may be the first of several, as
- * {@link youngAge} reads it — foreign tune startup-july/7108, a young cut read alone, days 3–25 0.82 → 0.90×).
- * Plain growth is a line, not a step ({@link changePoints}), and excursions are taken out before the steps:
- * both keep the usual factors (docs/FORECAST.md, issue 20 session 20, wt-fc86).
+ * steps are bursts coming back to one base ({@link burstsReadAsSteps}; `actual` its days).
+ * A history shorter than the 8 weeks (from YOUNG_LEVEL_FREE_DAYS) is asked only of a rise: a young project's
+ * first days often bill under the level it settles at — a set-up or a trial, a holiday before it went live
+ * (foreign5 edu-lms: an autumn-break week at a third of the term's level) — and its whole short history is the
+ * medians' window, so a weekday with more of its days after the rise reads high and a run of high weekdays
+ * ending on a low weekend reads as spikes (probe edu-lms/6409 as of 5 November: Sunday 0.71, Saturday 0.94 of
+ * a median weekday where they bill half, p50 −30 %). A young cut is not asked (a project that shrank in its
+ * first weeks may shrink again, as {@link youngAge} reads it; foreign tune startup-july/7108, a young cut read
+ * alone, days 3–25 0.82 → 0.90× the trailing mean). Plain growth is a line, not a step ({@link changePoints}),
+ * and excursions are taken out before the steps: both keep the usual factors (docs/FORECAST.md, issue 20
+ * session 20, wt-fc86; the young rise session 21, wt-fc90).
  * @internal
  */
 export function levelChangeInWindow(
@@ -404,8 +417,9 @@ export function levelChangeInWindow(
   actual: readonly number[],
 ): boolean {
   const n = actual.length;
-  if (n < 56) return false;
-  const from = n - 56;
+  if (n < YOUNG_LEVEL_FREE_DAYS) return false;
+  // (the window: the 8 weeks, or the whole of a younger history)
+  const from = Math.max(0, n - 56);
   // the history's changes: first day and log size
   const days: number[] = [];
   const logs: number[] = [];
@@ -420,7 +434,7 @@ export function levelChangeInWindow(
   let big = -1;
   for (let k = 0; k < logs.length; k++)
     if (days[k]! >= from && (big < 0 || Math.abs(logs[k]!) > Math.abs(logs[big]!))) big = k;
-  if (big < 0) return false;
+  if (big < 0 || (n < 56 && logs[big]! < 0)) return false;
   const size = Math.abs(logs[big]!);
   const other = (l: number, k: number) =>
     k === big ||
