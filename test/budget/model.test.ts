@@ -1399,7 +1399,58 @@ describe("localExpectation's weekday factors over a level change (level-free whe
   });
 });
 
-describe("levelChangeInWindow: one level change inside the 8 weeks, not bursts, lulls, staircases nor a young history", () => {
+describe("forecastModel on a young project whose first days billed under its level (session 21: a young rise, level-free weekdays)", () => {
+  // starts on a Saturday: 9 days at a third of the level (a set-up, a holiday before it went live), then the
+  // level; weekends at 0.45 of a weekday. The whole short history is the weekday medians' window: with the
+  // usual factors a weekday with more days after the rise reads high (20–22 days: p50 −11 … −14 %)
+  const shape = [0.45, 1, 1.05, 1.05, 1, 1, 0.45];
+  const first = MONDAY - 2;
+  const wave = (i: number) => 1 + 0.04 * Math.sin(i * 2.3);
+  const young = (n: number, scale = 1) =>
+    Array.from({ length: n }, (_, i) => scale * (i < 9 ? 100 : 300) * shape[weekdayOf(first + i)]! * wave(i));
+
+  it("forecasts the next two weeks within 3 % from 20, 21 and 22 days", () => {
+    for (const n of [20, 21, 22]) {
+      const today = first + n;
+      const f = forecastModel(young(n), today).forecast(0, today + 13);
+      let truth = 0;
+      for (let i = 0; i < 14; i++) truth += 300 * shape[weekdayOf(today + i)]! * wave(n + i);
+      expect(Math.abs(f.remaining!.p50 / truth - 1)).toBeLessThan(0.03);
+    }
+  });
+
+  it("reads the weekend at its share of a weekday from two weeks of each weekday", () => {
+    const { f0 } = localExpectation(young(22), first, new Set());
+    const weekday = (f0[1]! + f0[2]! + f0[3]! + f0[4]! + f0[5]!) / 5;
+    for (const w of [0, 6]) expect(Math.abs(f0[w]! / weekday - 0.45)).toBeLessThan(0.05);
+    // (the usual factors: the rise in them — two of its four Saturdays after the rise, one of its three Sundays —
+    // Saturday at 1.9× Sunday)
+    const usual = localExpectation(young(22), first).f0;
+    expect(usual[6]! / usual[0]!).toBeGreaterThan(1.5);
+  });
+
+  it("gives finite, ordered quantiles on any young rise, at any scale, fast (property)", () => {
+    const histories = fc.record({
+      scale: fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1e9, noNaN: true })),
+      length: fc.integer({ min: 14, max: 55 }),
+      at: fc.integer({ min: 0, max: 55 }),
+      rise: fc.double({ min: 1, max: 1e3, noNaN: true }),
+      zeros: fc.array(fc.integer({ min: 0, max: 54 }), { maxLength: 6 }),
+      ahead: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(histories, ({ scale, length, at, rise, zeros, ahead }) => {
+        const h = young(length, scale).map((x, i) => (zeros.includes(i) ? 0 : i >= at ? x * rise : x));
+        soundForecast(h, ahead, first + length);
+        for (const f of localExpectation(h, first, new Set(zeros)).f0)
+          expect(Number.isFinite(f) && f > 0).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("levelChangeInWindow: one level change inside the 8 weeks, not bursts, lulls, staircases nor a young cut", () => {
   const flat = Array(84).fill(100) as number[];
   const log = Math.log;
 
@@ -1427,8 +1478,15 @@ describe("levelChangeInWindow: one level change inside the 8 weeks, not bursts, 
     expect(levelChangeInWindow([20, 40, 60], [log(1.25), log(1.2), log(1.27)], 0.04, flat)).toBe(false);
   });
 
-  it("sees none in a history shorter than the window (still settling)", () => {
+  it("sees no cut in a history shorter than the window (still settling), but a rise (session 21: gone live)", () => {
     expect(levelChangeInWindow([30], [log(0.6)], 0.02, flat.slice(0, 50))).toBe(false);
+    // a young project's first days under the level it settled at, a week or more each side of the rise
+    expect(levelChangeInWindow([12], [log(2.5)], 0.02, flat.slice(0, 35))).toBe(true);
+    expect(levelChangeInWindow([7], [log(2.5)], 0.02, flat.slice(0, 14))).toBe(true);
+    // too near the history's first day, too near its last, or under two weeks
+    expect(levelChangeInWindow([4], [log(2.5)], 0.02, flat.slice(0, 35))).toBe(false);
+    expect(levelChangeInWindow([30], [log(2.5)], 0.02, flat.slice(0, 35))).toBe(false);
+    expect(levelChangeInWindow([6], [log(2.5)], 0.02, flat.slice(0, 13))).toBe(false);
   });
 
   it("sees none where the steps are bursts coming back to one base", () => {
@@ -2829,9 +2887,11 @@ describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoe
       let truth = 0;
       for (let x = today; x <= end; x++) truth += s.daily[x - s.firstDay]!;
       expect(f.backtests).toBe(0);
-      // (without it: p50 0.58–0.73× the truth; with it 0.73–0.96×)
-      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.72);
-      expect(f.remaining!.p50 / truth).toBeLessThan(1.05);
+      // (without it: p50 0.58–0.73× the truth; with it 0.73–0.96×; with the young rise's level-free weekdays,
+      // session 21, 0.71–1.30×: 10 November reads the rise as a step ×2.0, not ×3.1–3.4, and the line and the ramp
+      // follow what it leaves — the month's median error 14.2 → 13.2 % all the same)
+      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.7);
+      expect(f.remaining!.p50 / truth).toBeLessThan(1.35);
       // and says why: the level's growth a day, read from the days it has
       const ramp = f.reasons.find((r) => r.kind === "ramp");
       expect(ramp).toMatchObject({ kind: "ramp", days: today - s.firstDay });
