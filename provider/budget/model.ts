@@ -339,9 +339,11 @@ const LEVEL_FREE_SEEN = 3;
 
 /**
  * levelFree replaces, in place, the weekday factors `f0` (each weekday's median ÷ all days' median over the
- * last 8 weeks) by level-free ones (each weekday's median ratio to its centred week's median, normalised to a
- * median weekday of 1) for the weekdays where the two disagree by more than LEVEL_FREE_T standard errors of
- * that weekday's own ratios. Called only where the reading saw a level change inside the 8 weeks
+ * last 8 weeks) by level-free ones (each weekday's median ratio to its centred week's median, on the usual
+ * factors' scale: × the median over weekdays of usual ÷ level-free) for the weekdays where the two disagree by
+ * more than LEVEL_FREE_T standard errors of that weekday's own ratios. One scale: a weekday the change left
+ * alone reads as itself in both and keeps its factor, and a weekday kept beside replaced ones is not off by
+ * the two scales' ratio (all days' median mixes the two levels, a week's does not). Called only where the reading saw a level change inside the 8 weeks
  * ({@link levelChangeInWindow}): a bill whose level changed there (a migration cut, a new workload) mixes two
  * levels in each weekday's median, so a weekday with more of its days on the higher side reads high; its ratios
  * to its own week do not. The ratios leave out the days the reading found late (`late`: a delay's days, lost
@@ -370,12 +372,13 @@ function levelFree(amounts: number[], firstDay: number, f0: number[], late: Read
   }
   if (ratios.some((r) => r.length < (n < YOUNG_FEW_RATIOS ? 2 : LEVEL_FREE_SEEN))) return;
   const raw = ratios.map((r) => median(r));
-  const norm = median(raw);
-  if (!(norm > 0)) return;
+  if (!raw.every((m) => m > 0)) return;
+  // the level-free factors on the usual factors' scale (the median weekday's ratio of the two: the usual ones
+  // are ÷ all days' median, the level-free ones ÷ a week's), so a weekday the change left alone reads as itself
+  const norm = Math.exp(median(raw.map((m, w) => Math.log(m / f0[w]!))));
   for (let w = 0; w < 7; w++) {
     const r = ratios[w]!;
     const m = raw[w]!;
-    if (!(m > 0)) continue;
     // the standard error of a median: 1.2533 × the robust spread ÷ √count, relative to the median
     const spread = (1.4826 * median(r.map((v) => Math.abs(v - m)))) / m;
     const se = Math.max(0.01, (1.2533 * spread) / Math.sqrt(r.length));

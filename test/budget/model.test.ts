@@ -1325,11 +1325,36 @@ describe("localExpectation's weekday factors over a level change (level-free whe
     // (25 days back, four weekdays at 0.83); the reading's one change read, the level-free factors stay near 1
     for (const back of [10, 18, 25, 32, 45]) {
       const { f0 } = localExpectation(cut(back), MONDAY, none);
-      for (const f of f0) expect(Math.abs(f - 1)).toBeLessThan(0.05);
+      // (on the usual factors' scale: each within 5 % of the median weekday's, session 21, wt-fc93)
+      const mid = f0.slice().sort((a, b) => a - b)[3]!;
+      for (const f of f0) expect(Math.abs(f / mid - 1)).toBeLessThan(0.05);
       // (the usual factors: the cut in them)
       const usual = localExpectation(cut(back), MONDAY).f0;
       if (back === 25 || back === 32)
         expect(Math.max(...usual.map((f) => Math.abs(f - 1)))).toBeGreaterThan(0.15);
+    }
+  });
+
+  it("puts the level-free factors on the usual factors' scale, a weekday the cut left alone keeping its own", () => {
+    // weekdays 100, weekends 40, cut to 65 % of that 25 and 32 days back: the weekdays with more of their days
+    // before the cut take their level-free factor, the others keep the usual one to the bit, and each weekday's
+    // factor ÷ the median weekday's is the bill's own pattern. (Level-free factors ÷ a median weekday of 1 beside
+    // usual ones ÷ all days' median are two scales: 25 days back every weekday then "disagreed", the weekend
+    // and the two weekdays the cut left alone by the scales' 25 % alone; in a noisy bill a weekday whose
+    // ratios are too noisy to be replaced sat on the other scale: docs/FORECAST.md, session 21, wt-fc93.)
+    for (const back of [25, 32]) {
+      const days = Array.from({ length: 84 }, (_, i) => {
+        const weekend = weekdayOf(MONDAY + i) % 6 === 0;
+        return (weekend ? 40 : 100) * (i < 84 - back ? 1 : 0.65) * (1 + 0.03 * Math.sin(i * 1.7));
+      });
+      const { f0 } = localExpectation(days, MONDAY, none);
+      const usual = localExpectation(days, MONDAY).f0;
+      const mid = f0.slice().sort((a, b) => a - b)[3]!;
+      // (weekday 0 is Sunday, 6 Saturday)
+      for (let w = 0; w < 7; w++)
+        expect(Math.abs(f0[w]! / mid / (w % 6 === 0 ? 0.4 : 1) - 1)).toBeLessThan(0.05);
+      expect(f0.filter((f, w) => f === usual[w]).length).toBeGreaterThanOrEqual(3);
+      expect(f0.filter((f, w) => f !== usual[w]).length).toBeGreaterThanOrEqual(2);
     }
   });
 
@@ -1360,7 +1385,8 @@ describe("localExpectation's weekday factors over a level change (level-free whe
       late.add(i).add(i + 1);
     }
     const { f0 } = localExpectation(days, MONDAY, late);
-    for (const f of f0) expect(Math.abs(f - 1)).toBeLessThan(0.05);
+    const mid = f0.slice().sort((a, b) => a - b)[3]!;
+    for (const f of f0) expect(Math.abs(f / mid - 1)).toBeLessThan(0.05);
   });
 
   it("stays finite, positive and quick on any history and late days (property)", () => {
@@ -2889,8 +2915,10 @@ describe("forecastModel on a young fleet whose rise goes on (session 16: rampGoe
       expect(f.backtests).toBe(0);
       // (without it: p50 0.58–0.73× the truth; with it 0.73–0.96×; with the young rise's level-free weekdays,
       // session 21, 0.71–1.30×: 10 November reads the rise as a step ×2.0, not ×3.1–3.4, and the line and the ramp
-      // follow what it leaves — the month's median error 14.2 → 13.2 % all the same)
-      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.7);
+      // follow what it leaves — the month's median error 14.2 → 13.2 % all the same; with the level-free factors
+      // on the usual ones' scale, session 21 wt-fc93, 0.67–1.30×: 14 November 0.73 → 0.67, the month's median
+      // error 13.17 → 13.21 %, changed on purpose)
+      expect(f.remaining!.p50 / truth).toBeGreaterThan(0.65);
       expect(f.remaining!.p50 / truth).toBeLessThan(1.35);
       // and says why: the level's growth a day, read from the days it has
       const ramp = f.reasons.find((r) => r.kind === "ramp");
