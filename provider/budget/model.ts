@@ -876,7 +876,14 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
     // (but the last business day before the 29th–31st: where every month-end seen was a business day both fit,
     // and the first month whose last business day comes before its last day tells them apart on the day it
     // comes — read as the 31st's, the charge billed on Friday the 30th is forecast again on Saturday the 31st)
-    const rank = (k: number) => (k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0);
+    // (and the 1st after the 29th–31st: a monthly item of the month's last day, rolled to the next 1st after
+    // shorter months and billed alone on full months' last days, their use carried by the 1st, reads as well
+    // as a charge of the 1st where the item is about a day's use — read on the 1st, it was left out of the
+    // next full month's last day: foreign3 berlin-agency-quiet/6102, a backup plan of the 31st read as the
+    // 1st's from September, October −3 % every day; docs/FORECAST.md session 21, wt-fc94. A charge of the 1st
+    // the month-end reading does not fit is read on the 1st as before: the 29th–31st find nothing there)
+    const rank = (k: number) =>
+      k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0;
     const weekdayLast = (p: [number, number[]], q: [number, number[]]) => rank(p[0]) - rank(q[0]);
     for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
       if (
@@ -976,11 +983,17 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
         // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
         const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
         const held = r ? [...r.idx, ...(rb?.bare.map((k) => r.idx[k]! + 1) ?? [])] : [];
+        // (a full month's last day that held the item alone is seen on its own day, as a 1st after a full month
+        // without it is: every full month's last day billed late, each 1st after one held — foreign3
+        // berlin-agency-quiet/6102 as of September–October: 31 July and 31 August at the backup plan alone, 1 October
+        // rolled — read otherwise as a charge of the 1st, the 31st left out of October, −3 % every day; wt-fc94)
+        const fullAlone = (bare: readonly number[] | undefined, at: readonly number[]) =>
+          (bare ?? []).filter((k) => anchorsOf(firstDay + at[k]!)[0]! >= dom).length;
         if (
           r &&
           r.days.length >= 2 &&
           (rb || recursAlike(r.excess, r.base, noise)) &&
-          onlyAfterShorter(c, expected, firstDay, dom, median(rb?.alt ?? r.excess), held)
+          onlyAfterShorter(c, expected, firstDay, dom, median(rb?.alt ?? r.excess), held, fullAlone(rb?.bare, r.idx))
         ) {
           if (rb) moveBare(rb.bare, r.idx);
           ({ days, idx, base } = r);
@@ -1564,7 +1577,8 @@ function rolledDays(days: readonly number[], dom: number, firstDay: number, n: n
  * with its day before in the history) stand under half of `amount` above what they expect: an excess on the
  * 1sts after shorter months alone is a charge of the `dom`th rolled to the next month. A 1st that is itself
  * one of the charge's occurrences (`held`: a full month's last day delayed to it, its charge with it) is not
- * asked: it holds the charge of the day before (foreign3 berlin-agency-quiet/8302, 31 July billed on 1 August).
+ * asked: it holds the charge of the day before (foreign3 berlin-agency-quiet/8302, 31 July billed on 1 August);
+ * `alone`, the full months' last days that held the charge without their use, count as 1sts seen without it.
  */
 function onlyAfterShorter(
   c: readonly number[],
@@ -1573,8 +1587,9 @@ function onlyAfterShorter(
   dom: number,
   amount: number,
   held: readonly number[] = [],
+  alone = 0,
 ): boolean {
-  let seen = 0;
+  let seen = alone;
   for (let i = 1; i < c.length; i++) {
     if (anchorsOf(firstDay + i)[0] !== 1 || anchorsOf(firstDay + i - 1)[0]! < dom || held.includes(i))
       continue;
