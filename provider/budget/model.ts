@@ -876,14 +876,7 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
     // (but the last business day before the 29th–31st: where every month-end seen was a business day both fit,
     // and the first month whose last business day comes before its last day tells them apart on the day it
     // comes — read as the 31st's, the charge billed on Friday the 30th is forecast again on Saturday the 31st)
-    // (and the 1st after the 29th–31st: a monthly item of the month's last day, rolled to the next 1st after
-    // shorter months and billed alone on full months' last days, their use carried by the 1st, reads as well
-    // as a charge of the 1st where the item is about a day's use — read on the 1st, it was left out of the
-    // next full month's last day: foreign3 berlin-agency-quiet/6102, a backup plan of the 31st read as the
-    // 1st's from September, October −3 % every day; docs/FORECAST.md session 21, wt-fc94. A charge of the 1st
-    // the month-end reading does not fit is read on the 1st as before: the 29th–31st find nothing there)
-    const rank = (k: number) =>
-      k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0;
+    const rank = (k: number) => (k === LAST_BUSINESS ? 1 : k >= FIRST_WEEKDAY ? 3 : k >= 29 ? 2 : 0);
     const weekdayLast = (p: [number, number[]], q: [number, number[]]) => rank(p[0]) - rank(q[0]);
     for (const [dom, onDays] of [...byDom].sort(weekdayLast)) {
       if (
@@ -983,17 +976,26 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
         // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
         const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
         const held = r ? [...r.idx, ...(rb?.bare.map((k) => r.idx[k]! + 1) ?? [])] : [];
-        // (a full month's last day that held the item alone is seen on its own day, as a 1st after a full month
-        // without it is: every full month's last day billed late, each 1st after one held — foreign3
-        // berlin-agency-quiet/6102 as of September–October: 31 July and 31 August at the backup plan alone, 1 October
-        // rolled — read otherwise as a charge of the 1st, the 31st left out of October, −3 % every day; wt-fc94)
+        // (a full month's last day that held the item alone, its use with the next 1st, shows the item on the
+        // month's last day as a 1st after a full month without it does: where every full month's last day in the
+        // history was billed so, each 1st after one is held and none was left to ask — foreign3
+        // berlin-agency-quiet/6302 as of September–October: 31 July and 31 August at the backup plan alone, 1 October
+        // rolled; no charge read, 31 October forecast at a day's use; docs/FORECAST.md session 21, wt-fc94)
         const fullAlone = (bare: readonly number[] | undefined, at: readonly number[]) =>
           (bare ?? []).filter((k) => anchorsOf(firstDay + at[k]!)[0]! >= dom).length;
         if (
           r &&
           r.days.length >= 2 &&
           (rb || recursAlike(r.excess, r.base, noise)) &&
-          onlyAfterShorter(c, expected, firstDay, dom, median(rb?.alt ?? r.excess), held, fullAlone(rb?.bare, r.idx))
+          onlyAfterShorter(
+            c,
+            expected,
+            firstDay,
+            dom,
+            median(rb?.alt ?? r.excess),
+            held,
+            fullAlone(rb?.bare, r.idx),
+          )
         ) {
           if (rb) moveBare(rb.bare, r.idx);
           ({ days, idx, base } = r);
