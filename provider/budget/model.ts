@@ -991,11 +991,26 @@ function read(amounts: number[], firstDay: number, late?: ReadonlySet<number>): 
         // the last day's use, not a charge of the 1st — foreign3 berlin-agency-quiet/8302, 31 July)
         const rb = r && r.days.length >= 2 ? bareOf(r) : undefined;
         const held = r ? [...r.idx, ...(rb?.bare.map((k) => r.idx[k]! + 1) ?? [])] : [];
+        // (a full month's last day that held the item alone, its use with the next 1st, shows the item on the
+        // month's last day as a 1st after a full month without it does: where every full month's last day in the
+        // history was billed so, each 1st after one is held and none was left to ask — foreign3
+        // berlin-agency-quiet/6302 as of September–October: 31 July and 31 August at the backup plan alone, 1 October
+        // rolled; no charge read, 31 October forecast at a day's use; docs/FORECAST.md session 21, wt-fc94)
+        const fullAlone = (bare: readonly number[] | undefined, at: readonly number[]) =>
+          (bare ?? []).filter((k) => anchorsOf(firstDay + at[k]!)[0]! >= dom).length;
         if (
           r &&
           r.days.length >= 2 &&
           (rb || recursAlike(r.excess, r.base, noise)) &&
-          onlyAfterShorter(c, expected, firstDay, dom, median(rb?.alt ?? r.excess), held)
+          onlyAfterShorter(
+            c,
+            expected,
+            firstDay,
+            dom,
+            median(rb?.alt ?? r.excess),
+            held,
+            fullAlone(rb?.bare, r.idx),
+          )
         ) {
           if (rb) moveBare(rb.bare, r.idx);
           ({ days, idx, base } = r);
@@ -1583,7 +1598,8 @@ function rolledDays(days: readonly number[], dom: number, firstDay: number, n: n
  * with its day before in the history) stand under half of `amount` above what they expect: an excess on the
  * 1sts after shorter months alone is a charge of the `dom`th rolled to the next month. A 1st that is itself
  * one of the charge's occurrences (`held`: a full month's last day delayed to it, its charge with it) is not
- * asked: it holds the charge of the day before (foreign3 berlin-agency-quiet/8302, 31 July billed on 1 August).
+ * asked: it holds the charge of the day before (foreign3 berlin-agency-quiet/8302, 31 July billed on 1 August);
+ * `alone`, the full months' last days that held the charge without their use, count as 1sts seen without it.
  */
 function onlyAfterShorter(
   c: readonly number[],
@@ -1592,8 +1608,9 @@ function onlyAfterShorter(
   dom: number,
   amount: number,
   held: readonly number[] = [],
+  alone = 0,
 ): boolean {
-  let seen = 0;
+  let seen = alone;
   for (let i = 1; i < c.length; i++) {
     if (anchorsOf(firstDay + i)[0] !== 1 || anchorsOf(firstDay + i - 1)[0]! < dom || held.includes(i))
       continue;

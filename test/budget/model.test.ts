@@ -1726,6 +1726,58 @@ describe("forecastModel on a month-end charge billed on time, its day's use with
     expect(k.path[dayOf("2026-08-31") - dayOf("2026-08-20")]!.p50).toBeGreaterThan(190);
   });
 
+  it("reads an item of the 31st as rolled when every full month's last day in the history billed it alone", () => {
+    // foreign3 berlin-agency-quiet/6302 (session 21, wt-fc94): a backup plan on the 31st, rolled to 1 October after
+    // September; 31 July and 31 August billed the plan alone, their day's use with the next 1st. No 1st after a
+    // full month is left that lacks the item, so the roll was never read (the previous model: no charge as of
+    // September and October, 31 October forecast at a day's use, −3 % all October)
+    const today = dayOf("2026-10-05");
+    const first = today - 84;
+    const h = Array.from({ length: 84 }, (_, i) => {
+      const iso = new Date((first + i) * 86_400_000).toISOString().slice(0, 10);
+      if (iso === "2026-07-31" || iso === "2026-08-31") return 175;
+      if (iso === "2026-08-01" || iso === "2026-09-01") return 100 * jitter(i) + 100 * jitter(i - 1);
+      return 100 * jitter(i) + (iso === "2026-10-01" ? 175 : 0);
+    });
+    const f = forecastModel(h, today).forecast(0, dayOf("2026-10-31"));
+    expect(f.reasons).toContainEqual(
+      expect.objectContaining({ kind: "day-of-month", dayOfMonth: 31, rolled: true }),
+    );
+    expect(f.path[dayOf("2026-10-31") - today]!.p50).toBeGreaterThan(250);
+    for (const [i, d] of f.path.entries()) if (i !== f.path.length - 1) expect(d.p50).toBeLessThan(106);
+  });
+
+  it("stays finite and fast with full months' last days billed alone, on any scale and item", () => {
+    const cases = fc.record({
+      scale: fc.constantFrom(0, 1e-6, 1, 1e4, 1e12),
+      item: fc.double({ min: -5, max: 50, noNaN: true }),
+      alone: fc.subarray(["2026-07-31", "2026-08-31"]),
+      asOf: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(cases, ({ scale, item, alone, asOf }) => {
+        const today = dayOf("2026-09-25") + asOf;
+        const first = today - 84;
+        const h = Array.from({ length: 84 }, (_, i) => {
+          const iso = new Date((first + i) * 86_400_000).toISOString().slice(0, 10);
+          if (alone.includes(iso)) return Math.max(0, item * scale);
+          const carried = alone.some((a) => dayOf(a) + 1 === first + i) ? scale * jitter(i - 1) : 0;
+          const rolled = iso === "2026-07-01" || iso === "2026-10-01" ? item * scale : 0;
+          return Math.max(0, scale * jitter(i) + carried + rolled);
+        });
+        const t0 = performance.now();
+        const f = forecastModel(h, today).forecast(0, today + 30);
+        expect(performance.now() - t0).toBeLessThan(200);
+        for (const q of f.remaining ? [f.remaining, ...f.path] : []) {
+          expect(Number.isFinite(q.p90)).toBe(true);
+          expect(q.p50).toBeGreaterThanOrEqual(0);
+          expect(q.p50).toBeLessThanOrEqual(q.p80 + 1e-9 * Math.max(1, q.p80));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("gives finite, ordered quantiles on any scale, charge and late month, fast", () => {
     const cases = fc.record({
       scale: fc.constantFrom(1e-6, 0.01, 1, 1e4, 1e9, 1e12),
