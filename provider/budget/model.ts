@@ -343,8 +343,8 @@ const LEVEL_FREE_SEEN = 3;
  * factors' scale: × the median over weekdays of usual ÷ level-free) for the weekdays where the two disagree by
  * more than LEVEL_FREE_T standard errors of that weekday's own ratios. One scale: a weekday the change left
  * alone reads as itself in both and keeps its factor, and a weekday kept beside replaced ones is not off by
- * the two scales' ratio (all days' median mixes the two levels, a week's does not). Called only where the reading saw a level change inside the 8 weeks
- * ({@link levelChangeInWindow}): a bill whose level changed there (a migration cut, a new workload) mixes two
+ * the two scales' ratio (all days' median mixes the two levels, a week's does not). Called only where the
+ * reading saw a level change inside the 8 weeks ({@link levelChangeInWindow}): a bill whose level changed there (a migration cut, a new workload) mixes two
  * levels in each weekday's median, so a weekday with more of its days on the higher side reads high; its ratios
  * to its own week do not. The ratios leave out the days the reading found late (`late`: a delay's days, lost
  * days and their catch-ups) and any day near 0 with the day after it: against a week's median those read as
